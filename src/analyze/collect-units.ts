@@ -1,0 +1,309 @@
+import { ts } from 'ts-morph';
+import type { Unit, UnitKind } from '../graph/model.js';
+import { docOf, lineOf, signatureOf, unitHash } from './unit-text.js';
+
+/** What the first, purely syntactic pass learns; the second pass resolves edges against it. */
+export interface UnitIndex {
+  units: Map<string, Unit>;
+  /** Declaration node → the unit it defines, for mapping checker symbols back to units. */
+  unitByDeclaration: Map<ts.Node, string>;
+  /** Classes and interfaces, for heritage and dispatch. */
+  typeDeclarations: Array<{ id: string; node: ts.ClassLikeDeclaration | ts.InterfaceDeclaration; file: string }>;
+  /** Variable units whose value is state (let/var, or a const holding an object, array or instance). */
+  stateVariables: Set<string>;
+  /** Every member name declared in the repository: a property access with another name cannot reach repo code. */
+  memberNames: Set<string>;
+  /** Every name declared at a module's top level or nested as a unit. */
+  declaredNames: Set<string>;
+}
+
+export function createUnitIndex(): UnitIndex {
+  return {
+    units: new Map(),
+    unitByDeclaration: new Map(),
+    typeDeclarations: [],
+    stateVariables: new Set(),
+    memberNames: new Set(),
+    declaredNames: new Set(),
+  };
+}
+
+function isFunctionValue(node: ts.Node | undefined): node is ts.ArrowFunction | ts.FunctionExpression {
+  if (!node) return false;
+  let inner: ts.Node = node;
+  while (ts.isParenthesizedExpression(inner) || ts.isAsExpression(inner) || ts.isSatisfiesExpression(inner)) inner = inner.expression;
+  return ts.isArrowFunction(inner) || ts.isFunctionExpression(inner);
+}
+
+function unwrap(node: ts.Expression): ts.Expression {
+  let inner = node;
+  while (ts.isParenthesizedExpression(inner) || ts.isAsExpression(inner) || ts.isSatisfiesExpression(inner)) inner = inner.expression;
+  return inner;
+}
+
+function isStateInitializer(declaration: ts.VariableDeclaration, flags: ts.NodeFlags): boolean {
+  if (!(flags & ts.NodeFlags.Const)) return true;
+  if (!declaration.initializer) return false;
+  const value = unwrap(declaration.initializer);
+  return ts.isArrayLiteralExpression(value) || ts.isObjectLiteralExpression(value) || ts.isNewExpression(value);
+}
+
+function propertyNameText(name: ts.PropertyName | ts.BindingName | undefined): string | undefined {
+  if (!name) return undefined;
+  if (ts.isIdentifier(name) || ts.isPrivateIdentifier(name) || ts.isStringLiteral(name) || ts.isNumericLiteral(name))
+    return name.text;
+  return undefined;
+}
+
+function hasModifier(node: ts.Node, kind: ts.SyntaxKind): boolean {
+  return (ts.canHaveModifiers(node) ? ts.getModifiers(node) : undefined)?.some((modifier) => modifier.kind === kind) ?? false;
+}
+
+/** Names exported by `export { a, b as c }` and `export default a` in a file. */
+function exportedLocalNames(sourceFile: ts.SourceFile): Set<string> {
+  const names = new Set<string>();
+  for (const statement of sourceFile.statements) {
+    if (ts.isExportDeclaration(statement) && !statement.moduleSpecifier && statement.exportClause && ts.isNamedExports(statement.exportClause)) {
+      for (const element of statement.exportClause.elements) names.add((element.propertyName ?? element.name).text);
+    } else if (ts.isExportAssignment(statement) && ts.isIdentifier(statement.expression)) {
+      names.add(statement.expression.text);
+    }
+  }
+  return names;
+}
+
+/**
+ * Pass one: the units of one file, found by walking the raw syntax tree. Anything that is not a
+ * unit (callbacks, blocks, expressions) belongs to the innermost unit around it.
+ */
+export function collectUnits(sourceFile: ts.SourceFile, file: string, fileHash: string, index: UnitIndex): void {
+  const taken = new Map<string, number>();
+  const locallyExported = exportedLocalNames(sourceFile);
+
+  const addUnit = (
+    kind: UnitKind,
+    symbolPath: string,
+    declaration: ts.Node,
+    spanNode: ts.Node,
+    parent: string,
+    exported: boolean,
+    docNode: ts.Node = spanNode,
+  ): string => {
+    const seen = taken.get(symbolPath) ?? 0;
+    taken.set(symbolPath, seen + 1);
+    const symbol = seen === 0 ? symbolPath : `${symbolPath}~${seen + 1}`;
+    const id = `${file}#${symbol}`;
+    index.units.set(id, {
+      id,
+      kind,
+      file,
+      symbol,
+      startLine: lineOf(sourceFile, spanNode.getStart(sourceFile)),
+      endLine: lineOf(sourceFile, spanNode.getEnd()),
+      signature: signatureOf(declaration, sourceFile),
+      doc: docOf(docNode, sourceFile),
+      exported,
+      hash: unitHash(spanNode, sourceFile),
+      parent,
+    });
+    index.unitByDeclaration.set(declaration, id);
+    const lastName = symbolPath.slice(symbolPath.lastIndexOf('.') + 1);
+    index.declaredNames.add(lastName);
+    return id;
+  };
+
+  const fileUnit: Unit = {
+    id: file,
+    kind: 'file',
+    file,
+    symbol: '',
+    startLine: 1,
+    endLine: Math.max(1, lineOf(sourceFile, sourceFile.getEnd())),
+    signature: file,
+    doc: docOfFile(sourceFile),
+    exported: false,
+    hash: fileHash,
+  };
+  index.units.set(file, fileUnit);
+  index.unitByDeclaration.set(sourceFile, file);
+
+  const prefix = (scope: string, name: string): string => (scope ? `${scope}.${name}` : name);
+
+  const visitObjectLiteral = (literal: ts.ObjectLiteralExpression, scope: string, parent: string): void => {
+    for (const property of literal.properties) {
+      const name = propertyNameText(property.name);
+      if (!name) continue;
+      index.memberNames.add(name);
+      if (ts.isMethodDeclaration(property) || ts.isGetAccessor(property) || ts.isSetAccessor(property)) {
+        const id = addUnit(ts.isMethodDeclaration(property) ? 'property' : 'accessor', prefix(scope, name), property, property, parent, false);
+        visitBody(property, prefix(scope, name), id);
+      } else if (ts.isPropertyAssignment(property) && isFunctionValue(property.initializer)) {
+        const id = addUnit('property', prefix(scope, name), property, property, parent, false);
+        visitBody(property.initializer, prefix(scope, name), id);
+      } else if (ts.isPropertyAssignment(property) && ts.isObjectLiteralExpression(unwrap(property.initializer))) {
+        visitObjectLiteral(unwrap(property.initializer) as ts.ObjectLiteralExpression, prefix(scope, name), parent);
+      }
+    }
+  };
+
+  const visitClass = (node: ts.ClassLikeDeclaration, name: string, parent: string, exported: boolean, span: ts.Node): void => {
+    const classId = addUnit('class', name, node, span, parent, exported);
+    index.typeDeclarations.push({ id: classId, node, file });
+    for (const member of node.members) {
+      if (ts.isConstructorDeclaration(member)) {
+        const id = addUnit('constructor', `${name}.constructor`, member, member, classId, false);
+        for (const parameter of member.parameters) {
+          const parameterName = propertyNameText(parameter.name);
+          if (parameterName && ts.getModifiers(parameter)?.length) index.memberNames.add(parameterName);
+        }
+        visitBody(member, `${name}.constructor`, id);
+        continue;
+      }
+      const memberName = propertyNameText(member.name);
+      if (!memberName) continue;
+      index.memberNames.add(memberName);
+      if (ts.isMethodDeclaration(member)) {
+        if (!member.body && node.members.some((other) => other !== member && ts.isMethodDeclaration(other) && other.body && propertyNameText(other.name) === memberName))
+          continue;
+        const id = addUnit('method', `${name}.${memberName}`, member, member, classId, false);
+        visitBody(member, `${name}.${memberName}`, id);
+      } else if (ts.isGetAccessor(member) || ts.isSetAccessor(member)) {
+        const id = addUnit('accessor', `${name}.${memberName}`, member, member, classId, false);
+        visitBody(member, `${name}.${memberName}`, id);
+      } else if (ts.isPropertyDeclaration(member) && isFunctionValue(member.initializer)) {
+        const id = addUnit('property', `${name}.${memberName}`, member, member, classId, false);
+        visitBody(member.initializer!, `${name}.${memberName}`, id);
+      }
+    }
+  };
+
+  /** Named functions declared inside a function body are units of their own, named under it. */
+  const visitBody = (node: ts.Node, scope: string, parent: string): void => {
+    const walk = (child: ts.Node): void => {
+      if (ts.isFunctionDeclaration(child) && child.name && child.body) {
+        const id = addUnit('function', prefix(scope, child.name.text), child, child, parent, false);
+        visitBody(child.body, prefix(scope, child.name.text), id);
+        return;
+      }
+      if (ts.isVariableDeclaration(child) && ts.isIdentifier(child.name) && isFunctionValue(child.initializer)) {
+        const statement = child.parent.parent;
+        const id = addUnit('function', prefix(scope, child.name.text), child, child, parent, false, statement);
+        visitBody(child.initializer!, prefix(scope, child.name.text), id);
+        return;
+      }
+      if (ts.isClassDeclaration(child) && child.name) {
+        visitClass(child, prefix(scope, child.name.text), parent, false, child);
+        return;
+      }
+      if (ts.isTypeNode(child)) return;
+      ts.forEachChild(child, walk);
+    };
+    ts.forEachChild(node, walk);
+  };
+
+  const visitStatements = (statements: ts.NodeArray<ts.Statement>, scope: string, parent: string, insideExported: boolean): void => {
+    for (const statement of statements) {
+      const exported = insideExported || hasModifier(statement, ts.SyntaxKind.ExportKeyword);
+      const isExported = (name: string): boolean => exported || (!scope && locallyExported.has(name));
+      if (ts.isFunctionDeclaration(statement)) {
+        if (!statement.body) continue;
+        const name = statement.name?.text ?? 'default';
+        const id = addUnit('function', prefix(scope, name), statement, statement, parent, isExported(name));
+        visitBody(statement.body, prefix(scope, name), id);
+      } else if (ts.isClassDeclaration(statement)) {
+        const name = statement.name?.text ?? 'default';
+        visitClass(statement, prefix(scope, name), parent, isExported(name), statement);
+      } else if (ts.isInterfaceDeclaration(statement)) {
+        const id = addUnit('interface', prefix(scope, statement.name.text), statement, statement, parent, isExported(statement.name.text));
+        index.typeDeclarations.push({ id, node: statement, file });
+        for (const member of statement.members) {
+          const memberName = propertyNameText(member.name);
+          if (memberName) index.memberNames.add(memberName);
+        }
+      } else if (ts.isTypeAliasDeclaration(statement)) {
+        addUnit('type', prefix(scope, statement.name.text), statement, statement, parent, isExported(statement.name.text));
+        collectTypeLiteralNames(statement.type, index);
+      } else if (ts.isEnumDeclaration(statement)) {
+        addUnit('enum', prefix(scope, statement.name.text), statement, statement, parent, isExported(statement.name.text));
+      } else if (ts.isModuleDeclaration(statement) && statement.body && ts.isModuleBlock(statement.body) && ts.isIdentifier(statement.name)) {
+        visitStatements(statement.body.statements, prefix(scope, statement.name.text), parent, exported);
+      } else if (ts.isVariableStatement(statement)) {
+        const flags = statement.declarationList.flags;
+        const single = statement.declarationList.declarations.length === 1;
+        for (const declaration of statement.declarationList.declarations) {
+          if (!ts.isIdentifier(declaration.name)) continue;
+          const name = declaration.name.text;
+          const span = single ? statement : declaration;
+          const initializer = declaration.initializer ? unwrap(declaration.initializer) : undefined;
+          if (isFunctionValue(initializer)) {
+            const id = addUnit('function', prefix(scope, name), declaration, span, parent, isExported(name), statement);
+            visitBody(initializer, prefix(scope, name), id);
+          } else if (initializer && ts.isClassExpression(initializer)) {
+            visitClass(initializer, prefix(scope, name), parent, isExported(name), span);
+            index.unitByDeclaration.set(declaration, `${file}#${prefix(scope, name)}`);
+          } else {
+            const id = addUnit('variable', prefix(scope, name), declaration, span, parent, isExported(name), statement);
+            if (isStateInitializer(declaration, flags)) index.stateVariables.add(id);
+            if (initializer && ts.isObjectLiteralExpression(initializer)) visitObjectLiteral(initializer, prefix(scope, name), id);
+            else if (initializer) visitBody(initializer, prefix(scope, name), id);
+          }
+        }
+      } else if (ts.isExportAssignment(statement)) {
+        const expression = unwrap(statement.expression);
+        if (isFunctionValue(expression)) {
+          const id = addUnit('function', prefix(scope, 'default'), statement, statement, parent, true);
+          visitBody(expression, prefix(scope, 'default'), id);
+        } else if (ts.isObjectLiteralExpression(expression)) {
+          const id = addUnit('variable', prefix(scope, 'default'), statement, statement, parent, true);
+          visitObjectLiteral(expression, prefix(scope, 'default'), id);
+        }
+      } else {
+        visitBody(statement, scope, parent);
+      }
+    }
+  };
+
+  visitStatements(sourceFile.statements, '', file, false);
+  collectJavaScriptFieldNames(sourceFile, index);
+}
+
+function collectTypeLiteralNames(node: ts.Node, index: UnitIndex): void {
+  const walk = (child: ts.Node): void => {
+    if (ts.isPropertySignature(child) || ts.isMethodSignature(child)) {
+      const name = propertyNameText(child.name);
+      if (name) index.memberNames.add(name);
+    }
+    ts.forEachChild(child, walk);
+  };
+  walk(node);
+}
+
+/** JavaScript declares fields by assignment (`this.x = ...`), so those names are members too. */
+function collectJavaScriptFieldNames(sourceFile: ts.SourceFile, index: UnitIndex): void {
+  if (!/\.[cm]?jsx?$/.test(sourceFile.fileName)) return;
+  const walk = (node: ts.Node): void => {
+    if (
+      ts.isBinaryExpression(node) &&
+      node.operatorToken.kind === ts.SyntaxKind.EqualsToken &&
+      ts.isPropertyAccessExpression(node.left) &&
+      node.left.expression.kind === ts.SyntaxKind.ThisKeyword
+    )
+      index.memberNames.add(node.left.name.text);
+    ts.forEachChild(node, walk);
+  };
+  walk(sourceFile);
+}
+
+function docOfFile(sourceFile: ts.SourceFile): string {
+  const first = sourceFile.statements[0];
+  if (!first) return '';
+  const text = sourceFile.text;
+  const ranges = ts.getLeadingCommentRanges(text, 0) ?? [];
+  const parts = ranges
+    .map((range) => text.slice(range.pos, range.end))
+    .filter((raw) => !/@license|copyright|SPDX-License-Identifier/i.test(raw) && raw.startsWith('/**') && first.getStart(sourceFile) > 0)
+    .slice(0, 1);
+  if (parts.length === 0) return '';
+  const cleaned = parts[0]!.replace(/^\/\*+|\*+\/$/g, '').replace(/^\s*\*\s?/gm, '');
+  return cleaned.replace(/\s+/g, ' ').trim().slice(0, 600);
+}

@@ -1,0 +1,146 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { ts } from 'ts-morph';
+import { z } from 'zod';
+
+const SEARCH_DEPTH = 5;
+const NOT_SEARCHED = new Set(['node_modules', '.git', '.handbook', 'dist', 'build', 'out', 'coverage', 'vendor', 'third_party']);
+
+const packageJsonSchema = z
+  .object({
+    name: z.string().optional(),
+    main: z.string().optional(),
+    module: z.string().optional(),
+    types: z.string().optional(),
+    description: z.string().optional(),
+  })
+  .passthrough();
+
+export interface CompilerSetup {
+  options: ts.CompilerOptions;
+  /** tsconfig files that contributed, from the root. */
+  tsconfigs: string[];
+  /** Workspace packages found (package name → folder from the root). */
+  workspacePackages: Record<string, string>;
+  /** outDir folders of the tsconfigs, from the root: their contents are build output. */
+  outDirectories: string[];
+}
+
+function findConfigFiles(root: string): { tsconfigs: string[]; packageJsons: string[] } {
+  const tsconfigs: string[] = [];
+  const packageJsons: string[] = [];
+  const walk = (directory: string, depth: number): void => {
+    let entries;
+    try {
+      entries = readdirSync(directory, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      const full = path.join(directory, entry.name);
+      if (entry.isFile() && entry.name === 'tsconfig.json') tsconfigs.push(full);
+      else if (entry.isFile() && entry.name === 'package.json') packageJsons.push(full);
+      else if (entry.isDirectory() && depth < SEARCH_DEPTH && !NOT_SEARCHED.has(entry.name) && !entry.name.startsWith('.'))
+        walk(full, depth + 1);
+    }
+  };
+  walk(root, 0);
+  return { tsconfigs, packageJsons };
+}
+
+function toRootRelative(root: string, absolute: string): string {
+  return path.relative(root, absolute).split(path.sep).join('/') || '.';
+}
+
+/** Reads a tsconfig with its `extends` chain; a broken one contributes nothing rather than failing the build. */
+function readTsconfig(file: string): ts.ParsedCommandLine | undefined {
+  const read = ts.readConfigFile(file, (name) => readFileSync(name, 'utf8'));
+  if (read.error) return undefined;
+  const host: ts.ParseConfigHost = {
+    useCaseSensitiveFileNames: true,
+    readDirectory: () => [],
+    fileExists: existsSync,
+    readFile: (name) => (existsSync(name) ? readFileSync(name, 'utf8') : undefined),
+  };
+  return ts.parseJsonConfigFileContent(read.config, host, path.dirname(file));
+}
+
+function packageEntryCandidates(directory: string, manifest: z.infer<typeof packageJsonSchema>): string[] {
+  const candidates = ['src/index.ts', 'src/index.tsx', 'index.ts', 'src/index.js', 'index.js'];
+  for (const entry of [manifest.types, manifest.module, manifest.main]) {
+    if (!entry) continue;
+    const stripped = entry.replace(/^\.\//, '');
+    candidates.push(stripped);
+    const asSource = stripped.replace(/^(dist|build|lib|out)\//, 'src/').replace(/\.d\.ts$|\.js$/, '.ts');
+    candidates.push(asSource);
+  }
+  return candidates.map((candidate) => path.join(directory, candidate));
+}
+
+/**
+ * One program for the whole repository, so calls across packages resolve. Options come from the
+ * repository's tsconfigs (paths, jsx) and its workspace packages; everything that would pull in
+ * code outside the repository (node_modules, lib files beyond the standard library) stays out.
+ */
+export function createCompilerSetup(root: string): CompilerSetup {
+  const { tsconfigs, packageJsons } = findConfigFiles(root);
+  const paths: Record<string, string[]> = {};
+  const outDirectories: string[] = [];
+  let jsx: ts.JsxEmit | undefined;
+  const byDepth = [...tsconfigs].sort((a, b) => a.split(path.sep).length - b.split(path.sep).length || (a < b ? -1 : 1));
+  for (const file of byDepth) {
+    const parsed = readTsconfig(file);
+    if (!parsed) continue;
+    const options = parsed.options;
+    if (options.outDir) outDirectories.push(toRootRelative(root, options.outDir));
+    if (jsx === undefined && options.jsx !== undefined) jsx = options.jsx;
+    if (!options.paths) continue;
+    const base = options.baseUrl ?? path.dirname(file);
+    for (const [pattern, targets] of Object.entries(options.paths)) {
+      if (paths[pattern]) continue;
+      paths[pattern] = targets.map((target) => path.resolve(base, target));
+    }
+  }
+  const workspacePackages: Record<string, string> = {};
+  for (const file of packageJsons) {
+    const directory = path.dirname(file);
+    if (directory === root) continue;
+    let manifest;
+    try {
+      manifest = packageJsonSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
+    } catch {
+      continue;
+    }
+    if (!manifest.name || workspacePackages[manifest.name]) continue;
+    workspacePackages[manifest.name] = toRootRelative(root, directory);
+    if (!paths[manifest.name]) paths[manifest.name] = packageEntryCandidates(directory, manifest);
+    const subpaths = `${manifest.name}/*`;
+    if (!paths[subpaths]) paths[subpaths] = [path.join(directory, 'src/*'), path.join(directory, '*')];
+  }
+  const options: ts.CompilerOptions = {
+    allowJs: true,
+    checkJs: false,
+    noEmit: true,
+    noResolve: true,
+    skipLibCheck: true,
+    skipDefaultLibCheck: true,
+    types: [],
+    lib: ['lib.es2023.d.ts'],
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    allowImportingTsExtensions: true,
+    resolveJsonModule: false,
+    jsx: jsx ?? ts.JsxEmit.Preserve,
+    paths,
+    allowArbitraryExtensions: true,
+    experimentalDecorators: true,
+  };
+  return {
+    options,
+    tsconfigs: tsconfigs.map((file) => toRootRelative(root, file)),
+    workspacePackages,
+    outDirectories,
+  };
+}

@@ -1,0 +1,498 @@
+import { ts } from 'ts-morph';
+import type { Edge, EdgeKind, Slot, UnresolvedCall, UnresolvedReason } from '../graph/model.js';
+import type { UnitIndex } from './collect-units.js';
+import { lineOf } from './unit-text.js';
+
+/** Array, Map and Set methods that change their receiver: `this.history.push(x)` writes `history`. */
+const MUTATING_METHODS = new Set([
+  'push', 'pop', 'shift', 'unshift', 'splice', 'sort', 'reverse', 'fill', 'copyWithin',
+  'set', 'delete', 'add', 'clear',
+]);
+
+type Target = { kind: 'unit'; ids: string[]; dispatch: string[] } | { kind: 'unresolved'; reason: UnresolvedReason };
+
+export interface EdgeResolverInput {
+  program: ts.Program;
+  checker: ts.TypeChecker;
+  index: UnitIndex;
+  /** Absolute file name → path from the repository root, for the files in the graph. */
+  repoPathOf: Map<string, string>;
+  /** Answers file lookups for module resolution from the files in memory before the disk. */
+  host: ts.ModuleResolutionHost;
+}
+
+/** Collects edges with one record per (kind, from, to), every occurrence line kept. */
+class EdgeSink {
+  private readonly edges = new Map<string, Edge>();
+
+  add(kind: EdgeKind, from: string, to: string, line: number, via?: Edge['via']): void {
+    if (from === to && kind !== 'calls') return;
+    const key = `${kind}\u0000${from}\u0000${to}`;
+    const existing = this.edges.get(key);
+    if (existing) {
+      if (!existing.lines.includes(line)) existing.lines.push(line);
+      return;
+    }
+    const edge: Edge = { kind, from, to, lines: [line] };
+    if (via) edge.via = via;
+    this.edges.set(key, edge);
+  }
+
+  list(): Edge[] {
+    for (const edge of this.edges.values()) edge.lines.sort((a, b) => a - b);
+    return [...this.edges.values()];
+  }
+}
+
+function isAssignmentOperator(kind: ts.SyntaxKind): boolean {
+  return kind >= ts.SyntaxKind.FirstAssignment && kind <= ts.SyntaxKind.LastAssignment;
+}
+
+/** Whether an expression's value is replaced or mutated where it stands, rather than read. */
+function isWritePosition(node: ts.Node): boolean {
+  let current = node;
+  while (ts.isParenthesizedExpression(current.parent) || ts.isNonNullExpression(current.parent)) current = current.parent;
+  const parent = current.parent;
+  if (ts.isBinaryExpression(parent) && parent.left === current && isAssignmentOperator(parent.operatorToken.kind)) return true;
+  if ((ts.isPrefixUnaryExpression(parent) || ts.isPostfixUnaryExpression(parent)) &&
+      (parent.operator === ts.SyntaxKind.PlusPlusToken || parent.operator === ts.SyntaxKind.MinusMinusToken)) return true;
+  if (ts.isDeleteExpression(parent)) return true;
+  // `this.x[key] = v` and `this.x.push(v)` change the object held in `x`.
+  if (ts.isElementAccessExpression(parent) && parent.expression === current) return isWritePosition(parent);
+  if (ts.isPropertyAccessExpression(parent) && parent.expression === current && MUTATING_METHODS.has(parent.name.text)) {
+    return ts.isCallExpression(parent.parent) && parent.parent.expression === parent;
+  }
+  return false;
+}
+
+/** A name in a declaration or import/export clause is not a use of it. */
+function isDeclarationName(node: ts.Identifier): boolean {
+  const parent = node.parent;
+  return (
+    (ts.isDeclarationStatement(parent) || ts.isVariableDeclaration(parent) || ts.isParameter(parent) ||
+      ts.isPropertyDeclaration(parent) || ts.isMethodDeclaration(parent) || ts.isPropertyAssignment(parent) ||
+      ts.isPropertySignature(parent) || ts.isMethodSignature(parent) || ts.isBindingElement(parent) ||
+      ts.isGetAccessor(parent) || ts.isSetAccessor(parent) || ts.isEnumMember(parent) || ts.isFunctionExpression(parent) ||
+      ts.isClassExpression(parent) || ts.isLabeledStatement(parent)) &&
+    (parent as ts.NamedDeclaration).name === node
+  ) || ts.isImportSpecifier(parent) || ts.isExportSpecifier(parent) || ts.isImportClause(parent) ||
+    ts.isNamespaceImport(parent) || ts.isImportEqualsDeclaration(parent) || ts.isBreakOrContinueStatement(parent);
+}
+
+function calleeText(expression: ts.Expression, sourceFile: ts.SourceFile): string {
+  const text = expression.getText(sourceFile).replace(/\s+/g, ' ');
+  return text.length > 120 ? `${text.slice(0, 119)}…` : text;
+}
+
+function leftmostIdentifier(expression: ts.Expression): ts.Identifier | undefined {
+  let current: ts.Expression = expression;
+  for (;;) {
+    if (ts.isIdentifier(current)) return current;
+    if (ts.isPropertyAccessExpression(current) || ts.isElementAccessExpression(current) || ts.isCallExpression(current) ||
+        ts.isNonNullExpression(current) || ts.isParenthesizedExpression(current) || ts.isAsExpression(current)) {
+      current = current.expression;
+      continue;
+    }
+    return undefined;
+  }
+}
+
+/**
+ * Pass two: with the type checker, resolve what every unit calls, instantiates, extends, passes
+ * by reference, reads and writes. Calls through an interface or a base method also reach every
+ * implementation in the repository (`via: dispatch`); a call that resolves to nothing in the
+ * repository is kept with its text and a reason.
+ */
+export class EdgeResolver {
+  private readonly sink = new EdgeSink();
+  private readonly unresolved: UnresolvedCall[] = [];
+  private readonly slots = new Map<string, Slot>();
+  private readonly slotByDeclaration = new Map<ts.Node, string | null>();
+  private readonly subtypes = new Map<string, Set<string>>();
+  private readonly memberUnits = new Map<string, string>();
+  private readonly externalAliasCache = new Map<ts.Symbol, boolean>();
+  private readonly checker: ts.TypeChecker;
+  private readonly index: UnitIndex;
+  private resolvedCallSites = 0;
+  private readonly moduleCache: ts.ModuleResolutionCache;
+
+  constructor(private readonly input: EdgeResolverInput) {
+    this.checker = input.checker;
+    this.index = input.index;
+    this.moduleCache = ts.createModuleResolutionCache(input.program.getCurrentDirectory(), (name) => name, input.program.getCompilerOptions());
+    for (const unit of this.index.units.values()) {
+      if (unit.parent && (unit.kind === 'method' || unit.kind === 'property' || unit.kind === 'accessor')) {
+        const parent = this.index.units.get(unit.parent);
+        if (parent?.kind === 'class') this.memberUnits.set(`${parent.id}\u0000${unit.symbol.slice(parent.symbol.length + 1)}`, unit.id);
+      }
+    }
+  }
+
+  /** Heritage first, for every class and interface, so dispatch sees the whole hierarchy. */
+  resolveHeritage(): void {
+    for (const { id, node } of this.index.typeDeclarations) {
+      const sourceFile = node.getSourceFile();
+      if (this.input.program.getSourceFile(sourceFile.fileName) !== sourceFile) continue;
+      for (const clause of node.heritageClauses ?? []) {
+        const isExtends = clause.token === ts.SyntaxKind.ExtendsKeyword;
+        for (const type of clause.types) {
+          const target = this.unitOfSymbol(this.symbolAt(type.expression));
+          if (!target) continue;
+          const targetUnit = this.index.units.get(target);
+          if (!targetUnit || (targetUnit.kind !== 'class' && targetUnit.kind !== 'interface')) continue;
+          const edgeKind: EdgeKind = isExtends ? 'extends' : 'implements';
+          this.sink.add(edgeKind, id, target, lineOf(sourceFile, type.getStart(sourceFile)));
+          let children = this.subtypes.get(target);
+          if (!children) this.subtypes.set(target, (children = new Set()));
+          children.add(id);
+        }
+      }
+    }
+  }
+
+  /**
+   * `structure` records containment and imports only: enough for test files, whose calls
+   * nobody navigates and which would otherwise cost as much checker time as the harness itself.
+   */
+  resolveFile(sourceFile: ts.SourceFile, file: string, mode: 'full' | 'structure' = 'full'): void {
+    const full = mode === 'full';
+    const stack: string[] = [file];
+    const current = (): string => stack[stack.length - 1]!;
+    const line = (node: ts.Node): number => lineOf(sourceFile, node.getStart(sourceFile));
+
+    const visit = (node: ts.Node): void => {
+      const unitId = this.index.unitByDeclaration.get(node);
+      if (unitId !== undefined && unitId !== file) {
+        this.sink.add('contains', this.index.units.get(unitId)?.parent ?? file, unitId, line(node));
+        stack.push(unitId);
+        this.visitChildren(node, visit);
+        stack.pop();
+        return;
+      }
+      if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) {
+        if (node.moduleSpecifier && ts.isStringLiteralLike(node.moduleSpecifier)) this.addImport(sourceFile, file, node.moduleSpecifier);
+        if (ts.isExportDeclaration(node)) this.visitChildren(node, visit);
+        return;
+      }
+      if (ts.isHeritageClause(node)) return;
+      if (!full) {
+        if (ts.isCallExpression(node) && (node.expression.kind === ts.SyntaxKind.ImportKeyword || this.isRequire(node))) {
+          const specifier = node.arguments[0];
+          if (specifier && ts.isStringLiteralLike(specifier)) this.addImport(sourceFile, file, specifier);
+        }
+        this.visitChildren(node, visit);
+        return;
+      }
+      if (ts.isCallExpression(node)) {
+        this.visitCall(node, sourceFile, current(), line(node));
+        if (node.expression.kind === ts.SyntaxKind.ImportKeyword || this.isRequire(node)) {
+          const specifier = node.arguments[0];
+          if (specifier && ts.isStringLiteralLike(specifier)) this.addImport(sourceFile, file, specifier);
+        }
+        const callee = node.expression;
+        if (ts.isPropertyAccessExpression(callee)) visit(callee.expression);
+        else if (ts.isElementAccessExpression(callee)) {
+          visit(callee.expression);
+          visit(callee.argumentExpression);
+        } else if (!ts.isIdentifier(callee)) visit(callee);
+        for (const argument of node.arguments) visit(argument);
+        return;
+      }
+      if (ts.isNewExpression(node)) {
+        const target = this.unitOfSymbol(this.symbolAt(node.expression));
+        if (target && this.index.units.get(target)?.kind === 'class') this.sink.add('instantiates', current(), target, line(node));
+        if (!ts.isIdentifier(node.expression)) visit(node.expression);
+        for (const argument of node.arguments ?? []) visit(argument);
+        return;
+      }
+      if (ts.isPropertyAccessExpression(node)) {
+        this.visitMemberUse(node, node.name, current(), line(node));
+        visit(node.expression);
+        return;
+      }
+      if (ts.isIdentifier(node)) {
+        if (this.index.declaredNames.has(node.text) && !isDeclarationName(node)) this.visitNameUse(node, current(), line(node));
+        return;
+      }
+      if (ts.isShorthandPropertyAssignment(node)) {
+        if (this.index.declaredNames.has(node.name.text)) {
+          const symbol = this.checker.getShorthandAssignmentValueSymbol(node);
+          this.recordNameUse(symbol, node.name, current(), line(node));
+        }
+        return;
+      }
+      this.visitChildren(node, visit);
+    };
+    ts.forEachChild(sourceFile, visit);
+  }
+
+  /** Type annotations never call or touch state; skipping them is most of the speed of this pass. */
+  private visitChildren(node: ts.Node, visit: (child: ts.Node) => void): void {
+    ts.forEachChild(node, (child) => {
+      if (ts.isTypeNode(child) && !ts.isExpressionWithTypeArguments(child)) return;
+      visit(child);
+    });
+  }
+
+  private isRequire(node: ts.CallExpression): boolean {
+    return ts.isIdentifier(node.expression) && node.expression.text === 'require' && node.arguments.length === 1;
+  }
+
+  private addImport(sourceFile: ts.SourceFile, file: string, specifier: ts.StringLiteralLike): void {
+    const options = this.input.program.getCompilerOptions();
+    const usageMode = ts.getModeForUsageLocation(sourceFile, specifier, options);
+    const resolved = ts.resolveModuleName(specifier.text, sourceFile.fileName, options, this.input.host, this.moduleCache, undefined, usageMode).resolvedModule;
+    if (!resolved) return;
+    const target = this.input.repoPathOf.get(resolved.resolvedFileName);
+    if (target && target !== file) this.sink.add('imports', file, target, lineOf(sourceFile, specifier.getStart(sourceFile)));
+  }
+
+  private symbolAt(node: ts.Node): ts.Symbol | undefined {
+    let symbol = this.checker.getSymbolAtLocation(node);
+    if (symbol && symbol.flags & ts.SymbolFlags.Alias) {
+      const aliased = this.checker.getAliasedSymbol(symbol);
+      if (aliased && !(aliased.flags & ts.SymbolFlags.Alias) && aliased.declarations?.length) symbol = aliased;
+    }
+    return symbol;
+  }
+
+  private unitOfSymbol(symbol: ts.Symbol | undefined): string | undefined {
+    for (const declaration of symbol?.declarations ?? []) {
+      const id = this.index.unitByDeclaration.get(declaration);
+      if (id) return id;
+    }
+    return undefined;
+  }
+
+  private isInRepository(node: ts.Node): boolean {
+    return this.input.repoPathOf.has(node.getSourceFile().fileName);
+  }
+
+  /** Every member of a subtype of `ownerId` (transitively) that overrides or implements `memberName`. */
+  private implementationsOf(ownerId: string, memberName: string): string[] {
+    const found = new Set<string>();
+    const seen = new Set<string>([ownerId]);
+    const queue = [ownerId];
+    while (queue.length > 0) {
+      const type = queue.shift()!;
+      for (const subtype of this.subtypes.get(type) ?? []) {
+        if (seen.has(subtype)) continue;
+        seen.add(subtype);
+        queue.push(subtype);
+        const member = this.memberUnits.get(`${subtype}\u0000${memberName}`);
+        if (member) found.add(member);
+      }
+    }
+    return [...found].sort();
+  }
+
+  private ownerUnitOf(declaration: ts.Node): string | undefined {
+    const owner = declaration.parent;
+    if (owner && (ts.isClassLike(owner) || ts.isInterfaceDeclaration(owner))) return this.index.unitByDeclaration.get(owner);
+    return undefined;
+  }
+
+  private targetOf(symbol: ts.Symbol | undefined, callee: ts.Expression): Target {
+    if (!symbol?.declarations?.length) return { kind: 'unresolved', reason: this.isExternalRoot(callee) ? 'external' : 'unknown' };
+    // An import whose module is not in the repository (a package, a Node built-in) stays an alias.
+    if (symbol.flags & ts.SymbolFlags.Alias) return { kind: 'unresolved', reason: 'external' };
+    const ids = new Set<string>();
+    const dispatch = new Set<string>();
+    let inRepository = false;
+    for (const declaration of symbol.declarations) {
+      if (!this.isInRepository(declaration)) continue;
+      inRepository = true;
+      const direct = this.index.unitByDeclaration.get(declaration);
+      if (direct) ids.add(direct);
+      const owner = this.ownerUnitOf(declaration);
+      const name = ts.getNameOfDeclaration(declaration as ts.Declaration);
+      if (owner && name && (ts.isIdentifier(name) || ts.isPrivateIdentifier(name) || ts.isStringLiteral(name))) {
+        for (const implementation of this.implementationsOf(owner, name.text)) if (!ids.has(implementation)) dispatch.add(implementation);
+        if (!direct && dispatch.size === 0 && ts.isMethodSignature(declaration)) ids.add(owner);
+      }
+      if (!direct && ts.isClassLike(declaration)) {
+        const constructorId = `${this.index.unitByDeclaration.get(declaration)}.constructor`;
+        ids.add(this.index.units.has(constructorId) ? constructorId : this.index.unitByDeclaration.get(declaration)!);
+      }
+    }
+    if (ids.size === 0 && dispatch.size === 0)
+      return { kind: 'unresolved', reason: inRepository ? 'dynamic' : 'external' };
+    return { kind: 'unit', ids: [...ids].sort(), dispatch: [...dispatch].sort() };
+  }
+
+  /** Whether the expression starts from a name imported from a module outside the repository. */
+  private isExternalRoot(callee: ts.Expression): boolean {
+    const root = leftmostIdentifier(callee);
+    if (!root) return false;
+    const symbol = this.checker.getSymbolAtLocation(root);
+    // A name declared nowhere in the program is a global of an environment not loaded (Node, DOM).
+    if (!symbol) return true;
+    const cached = this.externalAliasCache.get(symbol);
+    if (cached !== undefined) return cached;
+    let external = false;
+    if (symbol.flags & ts.SymbolFlags.Alias) {
+      const aliased = this.checker.getAliasedSymbol(symbol);
+      external = !aliased.declarations?.some((declaration) => this.isInRepository(declaration));
+    } else {
+      external = !!symbol.declarations?.length && !symbol.declarations.some((declaration) => this.isInRepository(declaration));
+    }
+    this.externalAliasCache.set(symbol, external);
+    return external;
+  }
+
+  private visitCall(node: ts.CallExpression, sourceFile: ts.SourceFile, from: string, line: number): void {
+    const callee = node.expression;
+    if (callee.kind === ts.SyntaxKind.ImportKeyword || this.isRequire(node)) return;
+    if (callee.kind === ts.SyntaxKind.SuperKeyword) {
+      const symbol = this.checker.getSymbolAtLocation(callee);
+      const target = this.unitOfSymbol(symbol);
+      if (target) {
+        this.resolvedCallSites += 1;
+        const constructorId = `${target}.constructor`;
+        this.sink.add('calls', from, this.index.units.has(constructorId) ? constructorId : target, line);
+      }
+      return;
+    }
+    let nameNode: ts.Node = callee;
+    if (ts.isPropertyAccessExpression(callee)) {
+      nameNode = callee.name;
+      // A method name that nothing in the repository declares cannot reach repository code.
+      const name = callee.name.text;
+      if (!this.index.memberNames.has(name) && !this.index.declaredNames.has(name)) {
+        this.unresolved.push({ from, text: calleeText(callee, sourceFile), line, reason: 'external' });
+        return;
+      }
+    }
+    const target = this.targetOf(this.symbolAt(nameNode), callee);
+    if (target.kind === 'unresolved') {
+      this.unresolved.push({ from, text: calleeText(callee, sourceFile), line, reason: target.reason });
+      return;
+    }
+    this.resolvedCallSites += 1;
+    for (const id of target.ids) this.sink.add('calls', from, id, line, 'direct');
+    for (const id of target.dispatch) this.sink.add('calls', from, id, line, 'dispatch');
+  }
+
+  private visitMemberUse(node: ts.PropertyAccessExpression, name: ts.MemberName, from: string, line: number): void {
+    if (!this.index.memberNames.has(name.text)) return;
+    const symbol = this.checker.getSymbolAtLocation(name);
+    if (!symbol?.declarations?.length) return;
+    const declaration = symbol.declarations[0]!;
+    const unit = this.unitOfSymbol(symbol);
+    if (unit) {
+      const kind = this.index.units.get(unit)?.kind;
+      if (kind === 'variable') this.sink.add(isWritePosition(node) ? 'writes' : 'reads', from, unit, line);
+      else if (kind === 'accessor') this.sink.add('calls', from, unit, line, 'direct');
+      else this.sink.add('references', from, unit, line);
+      return;
+    }
+    const slot = this.slotOf(declaration);
+    if (slot) this.sink.add(isWritePosition(node) ? 'writes' : 'reads', from, slot, line);
+  }
+
+  private visitNameUse(node: ts.Identifier, from: string, line: number): void {
+    const symbol = this.symbolAt(node);
+    this.recordNameUse(symbol, node, from, line);
+  }
+
+  private recordNameUse(symbol: ts.Symbol | undefined, node: ts.Identifier, from: string, line: number): void {
+    const unit = this.unitOfSymbol(symbol);
+    if (!unit || unit === from) return;
+    const target = this.index.units.get(unit);
+    if (!target) return;
+    if (target.kind === 'variable') {
+      if (this.index.stateVariables.has(unit)) {
+        this.ensureModuleSlot(unit);
+        this.sink.add(isWritePosition(node) ? 'writes' : 'reads', from, unit, line);
+      } else this.sink.add('references', from, unit, line);
+      return;
+    }
+    if (target.kind === 'function' || target.kind === 'method' || target.kind === 'property' || target.kind === 'class' || target.kind === 'enum')
+      this.sink.add('references', from, unit, line);
+  }
+
+  private ensureModuleSlot(unitId: string): void {
+    if (this.slots.has(unitId)) return;
+    const unit = this.index.units.get(unitId)!;
+    this.slots.set(unitId, {
+      id: unitId,
+      kind: 'module-variable',
+      file: unit.file,
+      owner: unit.file,
+      name: unit.symbol,
+      line: unit.startLine,
+      type: '',
+    });
+  }
+
+  /** The state slot a property declaration stands for, or null when it is not shared state (a method, a local object). */
+  private slotOf(declaration: ts.Node): string | undefined {
+    const cached = this.slotByDeclaration.get(declaration);
+    if (cached !== undefined) return cached ?? undefined;
+    const slot = this.createSlot(declaration);
+    this.slotByDeclaration.set(declaration, slot?.id ?? null);
+    if (slot && !this.slots.has(slot.id)) this.slots.set(slot.id, slot);
+    return slot?.id;
+  }
+
+  private createSlot(declaration: ts.Node): Slot | undefined {
+    if (!this.isInRepository(declaration)) return undefined;
+    const sourceFile = declaration.getSourceFile();
+    const file = this.input.repoPathOf.get(sourceFile.fileName)!;
+    let name: string | undefined;
+    let ownerNode: ts.Node | undefined;
+    let typeNode: ts.TypeNode | undefined;
+    let kind: Slot['kind'] = 'property';
+    if (ts.isPropertyDeclaration(declaration) || ts.isPropertySignature(declaration)) {
+      if (ts.isPropertyDeclaration(declaration) && declaration.initializer && (ts.isArrowFunction(declaration.initializer) || ts.isFunctionExpression(declaration.initializer))) return undefined;
+      name = ts.isIdentifier(declaration.name) || ts.isPrivateIdentifier(declaration.name) || ts.isStringLiteral(declaration.name) ? declaration.name.text : undefined;
+      ownerNode = declaration.parent;
+      typeNode = declaration.type;
+      if (ts.isPropertyDeclaration(declaration)) kind = 'field';
+    } else if (ts.isParameter(declaration) && ts.isIdentifier(declaration.name) && ts.getModifiers(declaration)?.length) {
+      name = declaration.name.text;
+      ownerNode = declaration.parent.parent;
+      typeNode = declaration.type;
+      kind = 'field';
+    } else if (ts.isPropertyAccessExpression(declaration) && declaration.expression.kind === ts.SyntaxKind.ThisKeyword) {
+      name = declaration.name.text;
+      ownerNode = ts.findAncestor(declaration, ts.isClassLike);
+      kind = 'field';
+    }
+    if (!name || !ownerNode) return undefined;
+    const owner = this.ownerPath(ownerNode);
+    if (!owner) return undefined;
+    const typeText = typeNode ? typeNode.getText(sourceFile).replace(/\s+/g, ' ') : '';
+    return {
+      id: `${file}#${owner}.${name}`,
+      kind,
+      file,
+      owner: `${file}#${owner}`,
+      name,
+      line: lineOf(sourceFile, declaration.getStart(sourceFile)),
+      type: typeText.length > 120 ? `${typeText.slice(0, 119)}…` : typeText,
+    };
+  }
+
+  /** `Class`, `Interface`, `Alias` or `Interface.nested` for a property inside a nested type literal. */
+  private ownerPath(node: ts.Node): string | undefined {
+    const unitId = this.index.unitByDeclaration.get(node);
+    if (unitId) return this.index.units.get(unitId)?.symbol;
+    if (ts.isTypeLiteralNode(node)) {
+      const holder = node.parent;
+      if (ts.isTypeAliasDeclaration(holder)) {
+        const id = this.index.unitByDeclaration.get(holder);
+        return id ? this.index.units.get(id)?.symbol : undefined;
+      }
+      if ((ts.isPropertySignature(holder) || ts.isPropertyDeclaration(holder)) && ts.isIdentifier(holder.name)) {
+        const outer = this.ownerPath(holder.parent);
+        return outer ? `${outer}.${holder.name.text}` : undefined;
+      }
+    }
+    return undefined;
+  }
+
+  result(): { edges: Edge[]; slots: Slot[]; unresolved: UnresolvedCall[]; resolvedCallSites: number } {
+    return { edges: this.sink.list(), slots: [...this.slots.values()], unresolved: this.unresolved, resolvedCallSites: this.resolvedCallSites };
+  }
+}

@@ -1,0 +1,82 @@
+import { createHash } from 'node:crypto';
+import { ts } from 'ts-morph';
+
+const SIGNATURE_LIMIT = 240;
+const DOC_LIMIT = 600;
+
+export function shortHash(text: string | Buffer): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+}
+
+export function collapseWhitespace(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** The content hash of a unit: whitespace-insensitive, so re-indenting or moving a unit keeps it. */
+export function unitHash(node: ts.Node, sourceFile: ts.SourceFile): string {
+  return shortHash(collapseWhitespace(node.getText(sourceFile)));
+}
+
+export function lineOf(sourceFile: ts.SourceFile, position: number): number {
+  return sourceFile.getLineAndCharacterOfPosition(position).line + 1;
+}
+
+function clip(text: string, limit: number): string {
+  return text.length > limit ? `${text.slice(0, limit - 1)}…` : text;
+}
+
+function bodyOf(node: ts.Node): ts.Node | undefined {
+  if (ts.isFunctionLike(node) && 'body' in node) return (node as { body?: ts.Node }).body;
+  return undefined;
+}
+
+/** The declaration's head without its body: what a reader scans to know what a unit takes and gives. */
+export function signatureOf(node: ts.Node, sourceFile: ts.SourceFile): string {
+  const text = sourceFile.text;
+  const start = node.getStart(sourceFile);
+  let end = node.getEnd();
+  if (ts.isClassLike(node) || ts.isInterfaceDeclaration(node) || ts.isEnumDeclaration(node)) {
+    end = text.indexOf('{', node.name ? node.name.getEnd() : start);
+    if (end < 0) end = node.getEnd();
+  } else if (ts.isVariableDeclaration(node) && node.initializer) {
+    const initializer = node.initializer;
+    const functionBody = bodyOf(initializer);
+    end = functionBody ? functionBody.getStart(sourceFile) : Math.min(node.getEnd(), initializer.getStart(sourceFile) + 60);
+  } else if ((ts.isPropertyAssignment(node) || ts.isPropertyDeclaration(node)) && node.initializer) {
+    const functionBody = bodyOf(node.initializer);
+    end = functionBody ? functionBody.getStart(sourceFile) : node.getEnd();
+  } else {
+    const body = bodyOf(node);
+    if (body) end = body.getStart(sourceFile);
+  }
+  const head = collapseWhitespace(text.slice(start, end)).replace(/\s*(=>|=|\{)\s*$/, '');
+  return clip(head, SIGNATURE_LIMIT);
+}
+
+function cleanComment(raw: string): string {
+  if (raw.startsWith('//')) return raw.replace(/^\/\/+\s?/, '');
+  return raw
+    .replace(/^\/\*+/, '')
+    .replace(/\*+\/$/, '')
+    .split('\n')
+    .map((line) => line.replace(/^\s*\*\s?/, ''))
+    .join('\n');
+}
+
+/** Leading comments that document a declaration; license banners are not documentation. */
+export function docOf(node: ts.Node, sourceFile: ts.SourceFile): string {
+  const text = sourceFile.text;
+  const ranges = ts.getLeadingCommentRanges(text, node.getFullStart()) ?? [];
+  const parts: string[] = [];
+  for (const range of ranges) {
+    const raw = text.slice(range.pos, range.end);
+    if (/@license|copyright|SPDX-License-Identifier/i.test(raw)) continue;
+    if (/^\/\/\s*(eslint|@ts-|prettier|istanbul|c8)/.test(raw)) continue;
+    parts.push(cleanComment(raw));
+  }
+  return clip(collapseWhitespace(parts.join(' ')), DOC_LIMIT);
+}
+
+export function isTestPath(path: string): boolean {
+  return /(^|\/)(__tests__|__mocks__|test|tests|testing|test-utils)\//.test(path) || /\.(test|spec)\.[cm]?[jt]sx?$/.test(path);
+}

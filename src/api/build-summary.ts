@@ -1,0 +1,65 @@
+import type { AnalysisResult } from '../analyze/analyze-repository.js';
+import { EDGE_KINDS, type EdgeKind, UNIT_KINDS, type UnitKind } from '../graph/model.js';
+
+export interface BuildSummary {
+  root: string;
+  database: string;
+  generation: number;
+  commit: string | null;
+  files: number;
+  units: Record<UnitKind, number>;
+  edges: Record<EdgeKind, number>;
+  slots: number;
+  calls: {
+    sites: number;
+    resolved: number;
+    /** Calls into code outside the repository: packages, the standard library, Node. */
+    external: number;
+    /** Calls through a parameter, a local or a computed value. */
+    dynamic: number;
+    /** Calls whose callee the checker could not name at all. */
+    unknown: number;
+    /** resolved / (sites − external): the share of calls that could reach repository code and were tied to it. */
+    resolvedShare: number;
+  };
+  skipped: AnalysisResult['statistics']['skippedFiles'];
+  skippedDirectories: AnalysisResult['statistics']['skippedDirectories'];
+  tsconfigs: string[];
+  parseWarnings: AnalysisResult['statistics']['parseWarnings'];
+  durationMs: number;
+}
+
+export function summarize(
+  analysis: AnalysisResult,
+  details: { database: string; generation: number; commit: string | null; durationMs: number },
+): BuildSummary {
+  const units = Object.fromEntries(UNIT_KINDS.map((kind) => [kind, 0])) as Record<UnitKind, number>;
+  for (const unit of analysis.graph.units) units[unit.kind] += 1;
+  const edges = Object.fromEntries(EDGE_KINDS.map((kind) => [kind, 0])) as Record<EdgeKind, number>;
+  for (const edge of analysis.graph.edges) edges[edge.kind] += 1;
+  const reasons = { external: 0, dynamic: 0, unknown: 0 };
+  for (const call of analysis.graph.unresolved) reasons[call.reason] += 1;
+  const { callSites, resolvedCalls } = analysis.statistics;
+  const reachable = callSites - reasons.external;
+  return {
+    root: analysis.root,
+    database: details.database,
+    generation: details.generation,
+    commit: details.commit,
+    files: analysis.statistics.files,
+    units,
+    edges,
+    slots: analysis.graph.slots.length,
+    calls: {
+      sites: callSites,
+      resolved: resolvedCalls,
+      ...reasons,
+      resolvedShare: reachable > 0 ? Math.round((resolvedCalls / reachable) * 1000) / 1000 : 1,
+    },
+    skipped: analysis.statistics.skippedFiles,
+    skippedDirectories: analysis.statistics.skippedDirectories,
+    tsconfigs: analysis.statistics.tsconfigs,
+    parseWarnings: analysis.statistics.parseWarnings,
+    durationMs: details.durationMs,
+  };
+}

@@ -1,0 +1,28 @@
+import path from 'node:path';
+import { ProgramGraph } from '../graph/program-graph.js';
+import { assertRepositoryRoot } from '../analyze/analyze-repository.js';
+import { openDatabase, databasePathFor } from '../store/open-database.js';
+import { currentGenerationOrThrow, readGraph, type GenerationInfo } from '../store/generations.js';
+import type { BuildSummary } from './build-summary.js';
+
+export interface Handbook {
+  root: string;
+  database: string;
+  generation: GenerationInfo;
+  summary: BuildSummary;
+  graph: ProgramGraph;
+}
+
+/** Loads the current generation of a built handbook, read-only. */
+export function openHandbook(root: string, options: { database?: string } = {}): Handbook {
+  const absoluteRoot = assertRepositoryRoot(root);
+  const database = databasePathFor(absoluteRoot, options.database);
+  const connection = openDatabase(database, { create: false });
+  try {
+    const generation = currentGenerationOrThrow(connection);
+    const graph = new ProgramGraph(readGraph(connection, generation.id));
+    return { root: path.resolve(absoluteRoot), database, generation, summary: generation.summary as BuildSummary, graph };
+  } finally {
+    connection.close();
+  }
+}

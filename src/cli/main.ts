@@ -1,0 +1,167 @@
+#!/usr/bin/env node
+import { writeFileSync } from 'node:fs';
+import { Command, CommanderError } from 'commander';
+import { z } from 'zod';
+import { buildHandbook, HandbookError, openHandbook } from '../index.js';
+import { EXIT, exitCodeFor } from './exit-codes.js';
+import { formatNeighbours, formatSlot, formatSummary, formatUnit } from './format.js';
+import { createProgressReporter } from './progress.js';
+
+const VERSION = '0.1.0';
+
+function print(text: string): void {
+  process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+}
+
+function printJson(value: unknown): void {
+  print(JSON.stringify(value, null, 2));
+}
+
+const buildOptionsSchema = z.object({
+  db: z.string().min(1).optional(),
+  json: z.boolean().optional(),
+  progress: z.boolean().optional(),
+  maxFileSize: z.coerce.number().int().positive().optional(),
+});
+
+const readOptionsSchema = z.object({
+  repo: z.string().min(1).default('.'),
+  db: z.string().min(1).optional(),
+  json: z.boolean().optional(),
+});
+
+function parseOptions<T>(schema: z.ZodType<T>, raw: unknown): T {
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new HandbookError('INVALID_INPUT', `invalid option --${issue.path.join('.').replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}: ${issue.message}`, 'see `handbook --help`');
+  }
+  return parsed.data;
+}
+
+function open(raw: unknown) {
+  const options = parseOptions(readOptionsSchema, raw);
+  return { options, handbook: openHandbook(options.repo, options.db ? { database: options.db } : {}) };
+}
+
+export function createProgram(): Command {
+  const program = new Command('handbook')
+    .description('Makes AI-agent harness codebases readable, navigable and safely editable.')
+    .version(VERSION)
+    .option('--debug', 'show stack traces for unexpected errors')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+    .configureOutput({ writeErr: (text) => process.stderr.write(text) });
+
+  program
+    .command('build')
+    .description('analyze a repository into a program graph and store it as the current handbook')
+    .argument('[repo]', 'repository folder', '.')
+    .option('--db <path>', 'database file (default: <repo>/.handbook/handbook.db)')
+    .option('--max-file-size <bytes>', 'skip source files larger than this (default 1000000)')
+    .option('--no-progress', 'do not show a progress bar')
+    .option('--json', 'print the build summary as JSON on stdout')
+    .action((repo: string, raw: unknown) => {
+      const options = parseOptions(buildOptionsSchema, raw);
+      const reporter = createProgressReporter(options.progress !== false && !options.json);
+      try {
+        const summary = buildHandbook(repo, {
+          ...(options.db ? { database: options.db } : {}),
+          ...(options.maxFileSize ? { maxFileBytes: options.maxFileSize } : {}),
+          onProgress: reporter.update,
+        });
+        reporter.stop();
+        if (options.json) printJson(summary);
+        else print(formatSummary(summary, 'built handbook for'));
+      } finally {
+        reporter.stop();
+      }
+    });
+
+  const graph = program.command('graph').description('query the program graph of the current handbook');
+  const readOptions = (command: Command): Command =>
+    command
+      .option('--repo <dir>', 'repository folder', '.')
+      .option('--db <path>', 'database file (default: <repo>/.handbook/handbook.db)')
+      .option('--json', 'print JSON on stdout');
+
+  readOptions(graph.command('stats').description('counts of files, units, edges and resolved calls')).action((raw: unknown) => {
+    const { options, handbook } = open(raw);
+    if (options.json) printJson(handbook.summary);
+    else print(formatSummary(handbook.summary, 'handbook for'));
+  });
+
+  readOptions(graph.command('show').description('one unit: where it is, its signature, doc, callers and callees').argument('<unit>', 'unit id or unambiguous symbol name'))
+    .action((reference: string, raw: unknown) => {
+      const { options, handbook } = open(raw);
+      const unit = handbook.graph.getUnitOrThrow(reference);
+      const callers = handbook.graph.callers(unit.id);
+      const callees = handbook.graph.callees(unit.id);
+      if (options.json) printJson({ unit, callers: callers.map(toJson), callees: callees.map(toJson) });
+      else print(formatUnit(unit, callers, callees));
+    });
+
+  for (const direction of ['callers', 'callees'] as const) {
+    readOptions(graph.command(direction).description(direction === 'callers' ? 'units that call this unit' : 'units this unit calls').argument('<unit>', 'unit id or unambiguous symbol name'))
+      .action((reference: string, raw: unknown) => {
+        const { options, handbook } = open(raw);
+        const unit = handbook.graph.getUnitOrThrow(reference);
+        const found = direction === 'callers' ? handbook.graph.callers(unit.id) : handbook.graph.callees(unit.id);
+        if (options.json) printJson({ unit: unit.id, [direction]: found.map(toJson) });
+        else print(formatNeighbours(`${direction} of ${unit.id}`, found));
+      });
+  }
+
+  readOptions(graph.command('state').description('writers and readers of a state slot').argument('<slot>', 'slot id or Owner.field'))
+    .action((reference: string, raw: unknown) => {
+      const { options, handbook } = open(raw);
+      const slot = handbook.graph.getSlotOrThrow(reference);
+      const writers = handbook.graph.writers(slot.id);
+      const readers = handbook.graph.readers(slot.id);
+      if (options.json) printJson({ slot, writers: writers.map(toJson), readers: readers.map(toJson) });
+      else print(formatSlot(slot, writers, readers));
+    });
+
+  readOptions(graph.command('export').description('the whole graph as canonical JSON (byte-identical for the same tree)').option('--out <file>', 'write to a file instead of stdout'))
+    .action((raw: unknown) => {
+      const { options, handbook } = open(raw);
+      const text = `${JSON.stringify(handbook.graph.toData(), null, 1)}\n`;
+      const out = (options as { out?: string }).out ?? (raw as { out?: string }).out;
+      if (out) writeFileSync(out, text);
+      else process.stdout.write(text);
+    });
+
+  return program;
+}
+
+function toJson(neighbour: { unit: { id: string; file: string; startLine: number }; lines: number[]; via?: string }) {
+  return { id: neighbour.unit.id, file: neighbour.unit.file, line: neighbour.unit.startLine, at: neighbour.lines, ...(neighbour.via ? { via: neighbour.via } : {}) };
+}
+
+/** Runs the CLI; every failure becomes one line on stderr and a documented exit code. */
+export async function run(argv: string[]): Promise<number> {
+  const program = createProgram();
+  const debug = argv.includes('--debug');
+  try {
+    await program.parseAsync(argv);
+    return EXIT.ok;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return EXIT.ok;
+      return EXIT.invalidInput;
+    }
+    if (HandbookError.isInstance(error)) {
+      process.stderr.write(`handbook: ${error.message}${error.hint ? ` (${error.hint})` : ''}\n`);
+      if (debug && error.cause instanceof Error) process.stderr.write(`${error.cause.stack}\n`);
+      return exitCodeFor(error.code);
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`handbook: unexpected error: ${message.split('\n')[0]} (this is a bug; run again with --debug for details)\n`);
+    if (debug && error instanceof Error) process.stderr.write(`${error.stack}\n`);
+    return EXIT.internal;
+  }
+}
+
+run(process.argv).then((code) => {
+  process.exitCode = code;
+});

@@ -1,0 +1,122 @@
+import { z } from 'zod';
+
+/** What a unit is. `file` units are the coarse view; every other kind is a declaration. */
+export const UNIT_KINDS = [
+  'file',
+  'class',
+  'interface',
+  'type',
+  'enum',
+  'function',
+  'method',
+  'constructor',
+  'accessor',
+  'variable',
+  'property',
+] as const;
+export type UnitKind = (typeof UNIT_KINDS)[number];
+
+export const EDGE_KINDS = [
+  'contains',
+  'imports',
+  'calls',
+  'instantiates',
+  'extends',
+  'implements',
+  'references',
+  'reads',
+  'writes',
+] as const;
+export type EdgeKind = (typeof EDGE_KINDS)[number];
+
+export const unitSchema = z.object({
+  /** `path/from/root.ts#Outer.inner`; a file unit's id is its path. */
+  id: z.string(),
+  kind: z.enum(UNIT_KINDS),
+  file: z.string(),
+  /** Dotted path inside the file (`Class.method`); empty for a file unit. */
+  symbol: z.string(),
+  startLine: z.number().int().positive(),
+  endLine: z.number().int().positive(),
+  signature: z.string(),
+  doc: z.string(),
+  exported: z.boolean(),
+  /** sha256 (16 hex) of the unit's text with whitespace collapsed, so a move is not a change; a file unit hashes its bytes. */
+  hash: z.string(),
+  /** The unit that contains this one; undefined for a file. */
+  parent: z.string().optional(),
+});
+export type Unit = z.infer<typeof unitSchema>;
+
+export const edgeSchema = z.object({
+  kind: z.enum(EDGE_KINDS),
+  from: z.string(),
+  to: z.string(),
+  /** 1-based lines of every occurrence, ascending. */
+  lines: z.array(z.number().int().positive()),
+  /** How a call was resolved when it was not a direct declaration: through an interface or an override. */
+  via: z.enum(['direct', 'dispatch']).optional(),
+});
+export type Edge = z.infer<typeof edgeSchema>;
+
+export const UNRESOLVED_REASONS = ['external', 'dynamic', 'unknown'] as const;
+export type UnresolvedReason = (typeof UNRESOLVED_REASONS)[number];
+
+/** A call the checker could not tie to a unit of the repository: kept with its text, never guessed. */
+export const unresolvedCallSchema = z.object({
+  from: z.string(),
+  text: z.string(),
+  line: z.number().int().positive(),
+  /** external: the callee comes from a package outside the repo; dynamic: a parameter, local or computed value; unknown: no symbol. */
+  reason: z.enum(UNRESOLVED_REASONS),
+});
+export type UnresolvedCall = z.infer<typeof unresolvedCallSchema>;
+
+export const SLOT_KINDS = ['field', 'property', 'module-variable'] as const;
+
+/** A piece of state that units read or write: a class field, a property of a shared type, a module variable. */
+export const slotSchema = z.object({
+  /** `file#Owner.name` for a field or property, the variable's unit id for a module variable. */
+  id: z.string(),
+  kind: z.enum(SLOT_KINDS),
+  file: z.string(),
+  owner: z.string(),
+  name: z.string(),
+  line: z.number().int().positive(),
+  type: z.string(),
+});
+export type Slot = z.infer<typeof slotSchema>;
+
+export const SKIP_REASONS = [
+  'node_modules',
+  'build-output',
+  'declaration',
+  'vendored',
+  'generated',
+  'too-large',
+  'binary',
+  'unreadable',
+  'symlink-outside',
+  'symlink-loop',
+] as const;
+export type SkipReason = (typeof SKIP_REASONS)[number];
+
+export const sourceFileSchema = z.object({
+  path: z.string(),
+  size: z.number().int().nonnegative(),
+  /** sha256 (16 hex) of the raw bytes. */
+  hash: z.string(),
+  lines: z.number().int().nonnegative(),
+  test: z.boolean(),
+  parseErrors: z.number().int().nonnegative(),
+});
+export type SourceFileRecord = z.infer<typeof sourceFileSchema>;
+
+/** Everything analysis knows about a repository, in a plain, serializable, deterministic form. */
+export interface ProgramGraphData {
+  files: SourceFileRecord[];
+  units: Unit[];
+  edges: Edge[];
+  slots: Slot[];
+  unresolved: UnresolvedCall[];
+}

@@ -1,0 +1,187 @@
+import graphology from 'graphology';
+import type { MultiDirectedGraph as MultiDirectedGraphType } from 'graphology';
+import { HandbookError } from '../errors.js';
+import type { Edge, EdgeKind, ProgramGraphData, Slot, Unit, UnresolvedCall } from './model.js';
+
+const { MultiDirectedGraph } = graphology;
+
+type NodeAttributes = { unit?: Unit; slot?: Slot };
+type EdgeAttributes = { kind: EdgeKind; lines: number[]; via?: Edge['via'] };
+
+export interface Neighbour {
+  unit: Unit;
+  /** Lines in the calling or referencing unit where the relation occurs. */
+  lines: number[];
+  via?: Edge['via'];
+}
+
+export interface StateAccess {
+  unit: Unit;
+  lines: number[];
+}
+
+/**
+ * The program graph behind a small query API. Units and state slots are nodes; every relation
+ * is a typed edge. Lookups come in pairs: `getX()` answers undefined, `getXOrThrow()` throws a
+ * HandbookError that says what to do.
+ */
+export class ProgramGraph {
+  readonly graph: MultiDirectedGraphType<NodeAttributes, EdgeAttributes>;
+  private readonly data: ProgramGraphData;
+  private readonly unitsByFile = new Map<string, Unit[]>();
+  private readonly unitsBySymbol = new Map<string, Unit[]>();
+
+  constructor(data: ProgramGraphData) {
+    this.data = data;
+    this.graph = new MultiDirectedGraph<NodeAttributes, EdgeAttributes>({ allowSelfLoops: true });
+    for (const unit of data.units) {
+      this.graph.addNode(unit.id, { unit });
+      const inFile = this.unitsByFile.get(unit.file) ?? [];
+      inFile.push(unit);
+      this.unitsByFile.set(unit.file, inFile);
+      for (const name of symbolKeys(unit)) {
+        const named = this.unitsBySymbol.get(name) ?? [];
+        named.push(unit);
+        this.unitsBySymbol.set(name, named);
+      }
+    }
+    for (const slot of data.slots) {
+      if (this.graph.hasNode(slot.id)) this.graph.mergeNodeAttributes(slot.id, { slot });
+      else this.graph.addNode(slot.id, { slot });
+    }
+    for (const edge of data.edges) {
+      if (!this.graph.hasNode(edge.from) || !this.graph.hasNode(edge.to)) continue;
+      const attributes: EdgeAttributes = { kind: edge.kind, lines: edge.lines };
+      if (edge.via) attributes.via = edge.via;
+      this.graph.addEdge(edge.from, edge.to, attributes);
+    }
+  }
+
+  get units(): readonly Unit[] {
+    return this.data.units;
+  }
+
+  get slots(): readonly Slot[] {
+    return this.data.slots;
+  }
+
+  get edges(): readonly Edge[] {
+    return this.data.edges;
+  }
+
+  get unresolved(): readonly UnresolvedCall[] {
+    return this.data.unresolved;
+  }
+
+  toData(): ProgramGraphData {
+    return this.data;
+  }
+
+  getUnit(id: string): Unit | undefined {
+    return this.graph.hasNode(id) ? this.graph.getNodeAttributes(id).unit : undefined;
+  }
+
+  /** Accepts a unit id, or a symbol (`Class.method`, `name`) that names exactly one unit. */
+  findUnit(reference: string): Unit[] {
+    const exact = this.getUnit(reference);
+    if (exact) return [exact];
+    return [...(this.unitsBySymbol.get(reference) ?? [])];
+  }
+
+  getUnitOrThrow(reference: string): Unit {
+    const found = this.findUnit(reference);
+    if (found.length === 1) return found[0]!;
+    if (found.length === 0)
+      throw new HandbookError('UNIT_NOT_FOUND', `no unit named "${reference}"`, 'pass a unit id (path/to/file.ts#Class.method) or a symbol name; `handbook graph stats` lists the counts');
+    const choices = found.slice(0, 5).map((unit) => unit.id).join(', ');
+    throw new HandbookError('UNIT_AMBIGUOUS', `"${reference}" names ${found.length} units: ${choices}${found.length > 5 ? ', …' : ''}`, 'pass the full unit id');
+  }
+
+  getSlot(id: string): Slot | undefined {
+    return this.graph.hasNode(id) ? this.graph.getNodeAttributes(id).slot : undefined;
+  }
+
+  /** Accepts a slot id or its `Owner.name` / `name` tail when that is unique. */
+  getSlotOrThrow(reference: string): Slot {
+    const exact = this.getSlot(reference);
+    if (exact) return exact;
+    const matches = this.data.slots.filter((slot) => slot.id.endsWith(`#${reference}`) || slot.id.endsWith(`.${reference}`));
+    if (matches.length === 1) return matches[0]!;
+    if (matches.length === 0)
+      throw new HandbookError('SLOT_NOT_FOUND', `no state slot named "${reference}"`, 'pass a slot id (path/to/file.ts#Owner.field) or Owner.field');
+    const choices = matches.slice(0, 5).map((slot) => slot.id).join(', ');
+    throw new HandbookError('UNIT_AMBIGUOUS', `"${reference}" names ${matches.length} state slots: ${choices}${matches.length > 5 ? ', …' : ''}`, 'pass the full slot id');
+  }
+
+  unitsOfFile(file: string): Unit[] {
+    return [...(this.unitsByFile.get(file) ?? [])];
+  }
+
+  callers(id: string): Neighbour[] {
+    return this.related(id, 'in', ['calls']);
+  }
+
+  callees(id: string): Neighbour[] {
+    return this.related(id, 'out', ['calls']);
+  }
+
+  /** Units that pass this unit by reference (callbacks, registered handlers). */
+  referrers(id: string): Neighbour[] {
+    return this.related(id, 'in', ['references']);
+  }
+
+  writers(slotId: string): StateAccess[] {
+    return this.related(slotId, 'in', ['writes']);
+  }
+
+  readers(slotId: string): StateAccess[] {
+    return this.related(slotId, 'in', ['reads']);
+  }
+
+  /** Units within `hops` steps along any relation but containment, nearest first, then by id. */
+  neighbourhood(id: string, hops: number, kinds: readonly EdgeKind[] = ['calls', 'references', 'instantiates', 'extends', 'implements', 'reads', 'writes', 'imports']): Array<{ id: string; distance: number }> {
+    if (!this.graph.hasNode(id)) return [];
+    const allowed = new Set(kinds);
+    const distance = new Map<string, number>([[id, 0]]);
+    let frontier = [id];
+    for (let step = 1; step <= hops && frontier.length > 0; step += 1) {
+      const next: string[] = [];
+      for (const node of frontier) {
+        this.graph.forEachEdge(node, (_edge, attributes, source, target) => {
+          if (!allowed.has(attributes.kind)) return;
+          const other = source === node ? target : source;
+          if (distance.has(other)) return;
+          distance.set(other, step);
+          next.push(other);
+        });
+      }
+      frontier = next;
+    }
+    distance.delete(id);
+    return [...distance].map(([node, steps]) => ({ id: node, distance: steps })).sort((a, b) => a.distance - b.distance || (a.id < b.id ? -1 : 1));
+  }
+
+  private related(id: string, direction: 'in' | 'out', kinds: EdgeKind[]): Neighbour[] {
+    if (!this.graph.hasNode(id)) return [];
+    const found: Neighbour[] = [];
+    const each = direction === 'in' ? this.graph.forEachInEdge.bind(this.graph) : this.graph.forEachOutEdge.bind(this.graph);
+    each(id, (_edge, attributes, source, target) => {
+      if (!kinds.includes(attributes.kind)) return;
+      const unit = this.getUnit(direction === 'in' ? source : target);
+      if (!unit) return;
+      const neighbour: Neighbour = { unit, lines: attributes.lines };
+      if (attributes.via) neighbour.via = attributes.via;
+      found.push(neighbour);
+    });
+    return found.sort((a, b) => (a.unit.id < b.unit.id ? -1 : a.unit.id > b.unit.id ? 1 : 0));
+  }
+}
+
+/** A unit can be named by its full symbol path or by its last segment. */
+function symbolKeys(unit: Unit): string[] {
+  if (!unit.symbol) return [];
+  const keys = [unit.symbol];
+  const last = unit.symbol.slice(unit.symbol.lastIndexOf('.') + 1);
+  if (last !== unit.symbol) keys.push(last);
+  return keys;
+}

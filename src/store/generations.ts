@@ -1,0 +1,137 @@
+import { z } from 'zod';
+import { HandbookError } from '../errors.js';
+import {
+  edgeSchema,
+  type ProgramGraphData,
+  slotSchema,
+  sourceFileSchema,
+  unitSchema,
+  unresolvedCallSchema,
+} from '../graph/model.js';
+import { canonicalize } from '../graph/order.js';
+import type { HandbookDatabase } from './open-database.js';
+
+/** Rows per transaction: small enough that a kill loses little work, large enough to be fast. */
+const CHUNK = 5_000;
+
+export interface GenerationInfo {
+  id: number;
+  createdAt: string;
+  root: string;
+  commit: string | null;
+  summary: unknown;
+}
+
+function chunked<T>(database: HandbookDatabase, rows: readonly T[], write: (row: T) => void): void {
+  const writeChunk = database.transaction((chunk: readonly T[]) => {
+    for (const row of chunk) write(row);
+  });
+  for (let start = 0; start < rows.length; start += CHUNK) writeChunk(rows.slice(start, start + CHUNK));
+}
+
+/**
+ * Writes a whole new generation beside the current one, then switches to it in one
+ * transaction. Until that switch, readers see the previous generation; a process killed
+ * before it leaves a `building` generation that the next write removes.
+ */
+export function writeGeneration(
+  database: HandbookDatabase,
+  graph: ProgramGraphData,
+  details: { root: string; commit: string | null; createdAt: string; summary: (generation: number) => unknown },
+): number {
+  database.prepare("DELETE FROM generations WHERE status = 'building'").run();
+  removeOrphanRows(database);
+  const generation = Number(
+    database
+      .prepare("INSERT INTO generations (status, created_at, root, commit_sha) VALUES ('building', ?, ?, ?)")
+      .run(details.createdAt, details.root, details.commit).lastInsertRowid,
+  );
+  const insertFile = database.prepare('INSERT INTO files VALUES (?, ?, ?, ?, ?, ?, ?)');
+  chunked(database, graph.files, (file) =>
+    insertFile.run(generation, file.path, file.size, file.hash, file.lines, file.test ? 1 : 0, file.parseErrors));
+  const insertUnit = database.prepare('INSERT INTO units VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  chunked(database, graph.units, (unit) =>
+    insertUnit.run(generation, unit.id, unit.kind, unit.file, unit.symbol, unit.startLine, unit.endLine, unit.signature,
+      unit.doc, unit.exported ? 1 : 0, unit.hash, unit.parent ?? null));
+  const insertEdge = database.prepare('INSERT INTO edges VALUES (?, ?, ?, ?, ?, ?)');
+  chunked(database, graph.edges, (edge) =>
+    insertEdge.run(generation, edge.kind, edge.from, edge.to, JSON.stringify(edge.lines), edge.via ?? null));
+  const insertSlot = database.prepare('INSERT INTO slots VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+  chunked(database, graph.slots, (slot) =>
+    insertSlot.run(generation, slot.id, slot.kind, slot.file, slot.owner, slot.name, slot.line, slot.type));
+  const insertUnresolved = database.prepare('INSERT INTO unresolved VALUES (?, ?, ?, ?, ?)');
+  chunked(database, graph.unresolved, (call) => insertUnresolved.run(generation, call.from, call.text, call.line, call.reason));
+
+  database.transaction(() => {
+    database
+      .prepare("UPDATE generations SET status = 'complete', summary = ? WHERE id = ?")
+      .run(JSON.stringify(details.summary(generation)), generation);
+    database.prepare("INSERT INTO meta (key, value) VALUES ('current_generation', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(String(generation));
+    database.prepare('DELETE FROM generations WHERE id <> ?').run(generation);
+  })();
+  removeOrphanRows(database);
+  return generation;
+}
+
+function removeOrphanRows(database: HandbookDatabase): void {
+  database.transaction(() => {
+    for (const table of ['files', 'units', 'edges', 'slots', 'unresolved'])
+      database.prepare(`DELETE FROM ${table} WHERE generation NOT IN (SELECT id FROM generations)`).run();
+  })();
+}
+
+const generationRowSchema = z.object({
+  id: z.number(),
+  created_at: z.string(),
+  root: z.string(),
+  commit_sha: z.string().nullable(),
+  summary: z.string().nullable(),
+});
+
+export function currentGeneration(database: HandbookDatabase): GenerationInfo | undefined {
+  const pointer = database.prepare("SELECT value FROM meta WHERE key = 'current_generation'").get() as { value: string } | undefined;
+  if (!pointer) return undefined;
+  const row = database.prepare("SELECT id, created_at, root, commit_sha, summary FROM generations WHERE id = ? AND status = 'complete'").get(Number(pointer.value));
+  if (!row) return undefined;
+  const parsed = generationRowSchema.parse(row);
+  return {
+    id: parsed.id,
+    createdAt: parsed.created_at,
+    root: parsed.root,
+    commit: parsed.commit_sha,
+    summary: parsed.summary ? JSON.parse(parsed.summary) : null,
+  };
+}
+
+export function currentGenerationOrThrow(database: HandbookDatabase): GenerationInfo {
+  const generation = currentGeneration(database);
+  if (!generation) throw new HandbookError('NO_HANDBOOK', 'the handbook database holds no complete build', 'run `handbook build` first');
+  return generation;
+}
+
+/** Reads a generation back into the same plain form analysis produced, validated at the boundary. */
+export function readGraph(database: HandbookDatabase, generation: number): ProgramGraphData {
+  const files = database.prepare('SELECT path, size, hash, lines, test, parse_errors FROM files WHERE generation = ? ORDER BY path').all(generation) as Array<Record<string, unknown>>;
+  const units = database.prepare('SELECT * FROM units WHERE generation = ? ORDER BY id').all(generation) as Array<Record<string, unknown>>;
+  const edges = database.prepare('SELECT kind, source, target, lines, via FROM edges WHERE generation = ? ORDER BY kind, source, target').all(generation) as Array<Record<string, unknown>>;
+  const slots = database.prepare('SELECT * FROM slots WHERE generation = ? ORDER BY id').all(generation) as Array<Record<string, unknown>>;
+  const unresolved = database.prepare('SELECT source, text, line, reason FROM unresolved WHERE generation = ? ORDER BY source, line, text').all(generation) as Array<Record<string, unknown>>;
+  try {
+    return canonicalize({
+      files: files.map((row) => sourceFileSchema.parse({ path: row.path, size: row.size, hash: row.hash, lines: row.lines, test: row.test === 1, parseErrors: row.parse_errors })),
+      units: units.map((row) => unitSchema.parse({
+        id: row.id, kind: row.kind, file: row.file, symbol: row.symbol, startLine: row.start_line, endLine: row.end_line,
+        signature: row.signature, doc: row.doc, exported: row.exported === 1, hash: row.hash,
+        ...(row.parent === null ? {} : { parent: row.parent }),
+      })),
+      edges: edges.map((row) => edgeSchema.parse({
+        kind: row.kind, from: row.source, to: row.target, lines: JSON.parse(String(row.lines)),
+        ...(row.via === null ? {} : { via: row.via }),
+      })),
+      slots: slots.map((row) => slotSchema.parse({ id: row.id, kind: row.kind, file: row.file, owner: row.owner, name: row.name, line: row.line, type: row.type })),
+      unresolved: unresolved.map((row) => unresolvedCallSchema.parse({ from: row.source, text: row.text, line: row.line, reason: row.reason })),
+    });
+  } catch (error) {
+    throw new HandbookError('DATABASE_CORRUPT', 'the handbook database holds rows this version cannot read', 'delete .handbook/handbook.db and run `handbook build` again', { cause: error });
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * Forward-only migrations; `PRAGMA user_version` holds how many have run. A database with a
+ * higher version than this list was written by a newer release and is refused, not guessed at.
+ */
+export const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+  CREATE TABLE generations (
+    id INTEGER PRIMARY KEY,
+    status TEXT NOT NULL CHECK (status IN ('building', 'complete')),
+    created_at TEXT NOT NULL,
+    root TEXT NOT NULL,
+    commit_sha TEXT,
+    summary TEXT
+  );
+  CREATE TABLE files (
+    generation INTEGER NOT NULL, path TEXT NOT NULL, size INTEGER NOT NULL, hash TEXT NOT NULL,
+    lines INTEGER NOT NULL, test INTEGER NOT NULL, parse_errors INTEGER NOT NULL,
+    PRIMARY KEY (generation, path)
+  ) WITHOUT ROWID;
+  CREATE TABLE units (
+    generation INTEGER NOT NULL, id TEXT NOT NULL, kind TEXT NOT NULL, file TEXT NOT NULL, symbol TEXT NOT NULL,
+    start_line INTEGER NOT NULL, end_line INTEGER NOT NULL, signature TEXT NOT NULL, doc TEXT NOT NULL,
+    exported INTEGER NOT NULL, hash TEXT NOT NULL, parent TEXT,
+    PRIMARY KEY (generation, id)
+  ) WITHOUT ROWID;
+  CREATE TABLE edges (
+    generation INTEGER NOT NULL, kind TEXT NOT NULL, source TEXT NOT NULL, target TEXT NOT NULL,
+    lines TEXT NOT NULL, via TEXT
+  );
+  CREATE INDEX edges_by_source ON edges (generation, source);
+  CREATE INDEX edges_by_target ON edges (generation, target);
+  CREATE TABLE slots (
+    generation INTEGER NOT NULL, id TEXT NOT NULL, kind TEXT NOT NULL, file TEXT NOT NULL, owner TEXT NOT NULL,
+    name TEXT NOT NULL, line INTEGER NOT NULL, type TEXT NOT NULL,
+    PRIMARY KEY (generation, id)
+  ) WITHOUT ROWID;
+  CREATE TABLE unresolved (
+    generation INTEGER NOT NULL, source TEXT NOT NULL, text TEXT NOT NULL, line INTEGER NOT NULL, reason TEXT NOT NULL
+  );
+  CREATE INDEX unresolved_by_source ON unresolved (generation, source);
+  `,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
