@@ -110,7 +110,7 @@ export function analyzeRepository(root: string, options: AnalyzeOptions = {}): A
   const isTest = new Set(records.filter((record) => record.test).map((record) => record.path));
   const programFiles = [...texts.keys()].filter((absolute) => !isTest.has(repoPathOf.get(absolute)!));
   let parsed = 0;
-  const { program, host } = createProgram(programFiles, texts, setup.options, () => {
+  const { program, resolveModule } = createProgram(programFiles, texts, setup.options, () => {
     parsed += 1;
     if (parsed % 25 === 0 || parsed === programFiles.length) progress({ phase: 'parse', done: parsed, total: programFiles.length });
   });
@@ -142,7 +142,7 @@ export function analyzeRepository(root: string, options: AnalyzeOptions = {}): A
     if (position % 50 === 0 || position === records.length - 1) progress({ phase: 'index', done: position + 1, total: records.length });
   });
 
-  const resolver = new EdgeResolver({ program, checker, index, repoPathOf, host });
+  const resolver = new EdgeResolver({ program, checker, index, repoPathOf, resolveModule });
   resolver.resolveHeritage();
   sourceFiles.forEach(({ sourceFile, record }, position) => {
     resolver.resolveFile(sourceFile, record.path, record.test ? 'structure' : 'full');

@@ -26,7 +26,7 @@ export function createProgram(
   texts: Map<string, string>,
   options: ts.CompilerOptions,
   onParsed: () => void,
-): { program: ts.Program; host: ts.CompilerHost } {
+): { program: ts.Program; resolveModule: ModuleResolver } {
   const libDirectory = libFolderInMemoryPath;
   const libs = libFiles();
   const host: ts.CompilerHost = {
@@ -48,7 +48,13 @@ export function createProgram(
     readFile: (fileName) => texts.get(fileName) ?? libs.get(fileName) ?? (existsSync(fileName) ? readFileSync(fileName, 'utf8') : undefined),
     directoryExists: (directory) => existsSync(directory),
   };
-  return { program: ts.createProgram({ rootNames, options, host }), host };
+  const resolveModule = createModuleResolver(texts, options, host);
+  host.resolveModuleNameLiterals = (literals, containingFile, _redirect, _options, containingSourceFile) =>
+    literals.map((literal) => {
+      const mode = ts.getModeForUsageLocation(containingSourceFile, literal, options);
+      return { resolvedModule: resolveModule(literal.text, containingFile, mode) };
+    });
+  return { program: ts.createProgram({ rootNames, options, host }), resolveModule };
 }
 
 export function scriptKindOf(fileName: string): ts.ScriptKind {
@@ -56,4 +62,44 @@ export function scriptKindOf(fileName: string): ts.ScriptKind {
   if (/\.jsx$/.test(fileName)) return ts.ScriptKind.JSX;
   if (/\.[cm]?js$/.test(fileName)) return ts.ScriptKind.JS;
   return ts.ScriptKind.TS;
+}
+
+export type ModuleResolver = (specifier: string, containingFile: string, mode?: ts.ResolutionMode) => ts.ResolvedModuleFull | undefined;
+
+const DECLARATION = /\.d\.([cm]?)ts$/;
+const SOURCE_FOR_DECLARATION = ['.ts', '.tsx', '.js', '.jsx'];
+
+/**
+ * Module resolution as the compiler does it, with one change: a published package ships
+ * `x.d.ts` beside `x.js`, and the compiler prefers the declaration; the graph wants the code,
+ * so a declaration with a sibling source file in the repository resolves to that source.
+ */
+export function createModuleResolver(texts: Map<string, string>, options: ts.CompilerOptions, host: ts.ModuleResolutionHost): ModuleResolver {
+  const cache = ts.createModuleResolutionCache('/', (name) => name, options);
+  return (specifier, containingFile, mode) => {
+    const resolved = ts.resolveModuleName(specifier, containingFile, options, host, cache, undefined, mode).resolvedModule;
+    if (!resolved) return undefined;
+    const declaration = DECLARATION.exec(resolved.resolvedFileName);
+    if (!declaration) return resolved;
+    const stem = resolved.resolvedFileName.slice(0, declaration.index);
+    const flavour = declaration[1] ?? '';
+    for (const extension of SOURCE_FOR_DECLARATION) {
+      const candidate = `${stem}${extension.replace(/^\.(t|j)s/, `.${flavour}$1s`)}`;
+      if (texts.has(candidate)) {
+        return { ...resolved, resolvedFileName: candidate, extension: extensionOf(candidate), isExternalLibraryImport: false };
+      }
+    }
+    return resolved;
+  };
+}
+
+function extensionOf(file: string): ts.Extension {
+  if (file.endsWith('.tsx')) return ts.Extension.Tsx;
+  if (file.endsWith('.jsx')) return ts.Extension.Jsx;
+  if (file.endsWith('.mts')) return ts.Extension.Mts;
+  if (file.endsWith('.cts')) return ts.Extension.Cts;
+  if (file.endsWith('.mjs')) return ts.Extension.Mjs;
+  if (file.endsWith('.cjs')) return ts.Extension.Cjs;
+  if (file.endsWith('.js')) return ts.Extension.Js;
+  return ts.Extension.Ts;
 }

@@ -30,6 +30,19 @@ export interface DiscoveryOptions {
   maxFileBytes?: number;
   /** Extra folders (relative to the root) whose contents are build output, e.g. tsconfig outDirs. */
   buildOutputDirectories?: string[];
+  /** Reads the first bytes of a file; injectable so tests can simulate files this process may not read. */
+  readHead?: (absolutePath: string, length: number) => Buffer;
+}
+
+function readHeadFromDisk(absolutePath: string, length: number): Buffer {
+  const head = Buffer.alloc(length);
+  const descriptor = openSync(absolutePath, 'r');
+  try {
+    readSync(descriptor, head, 0, length, 0);
+  } finally {
+    closeSync(descriptor);
+  }
+  return head;
 }
 
 export function isSourceFile(name: string): boolean {
@@ -54,14 +67,7 @@ function isBuildOutput(directory: string, name: string, explicit: Set<string>, r
 }
 
 /** Reads the first bytes once to tell binary, generated and minified files from source. */
-function classifyContent(absolutePath: string, size: number): SkipReason | undefined {
-  const head = Buffer.alloc(Math.min(size, 8192));
-  const descriptor = openSync(absolutePath, 'r');
-  try {
-    readSync(descriptor, head, 0, head.length, 0);
-  } finally {
-    closeSync(descriptor);
-  }
+function classifyContent(head: Buffer): SkipReason | undefined {
   if (head.includes(0)) return 'binary';
   const text = head.toString('utf8');
   if (GENERATED_HEADER.test(text.slice(0, 600))) return 'generated';
@@ -82,6 +88,7 @@ function count(record: Partial<Record<SkipReason, number>>, reason: SkipReason):
 export function discoverFiles(root: string, options: DiscoveryOptions = {}): DiscoveryResult {
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const explicitBuildOutput = new Set(options.buildOutputDirectories ?? []);
+  const readHead = options.readHead ?? readHeadFromDisk;
   const realRoot = realpathSync(root);
   const result: DiscoveryResult = { files: [], skippedFiles: {}, skippedDirectories: {} };
   const visitedDirectories = new Set<string>();
@@ -159,7 +166,7 @@ export function discoverFiles(root: string, options: DiscoveryOptions = {}): Dis
       }
       let contentReason: SkipReason | undefined;
       try {
-        contentReason = classifyContent(absolutePath, size);
+        contentReason = classifyContent(readHead(absolutePath, Math.min(size, 8192)));
       } catch {
         contentReason = 'unreadable';
       }

@@ -1,6 +1,7 @@
 import { ts } from 'ts-morph';
 import type { Edge, EdgeKind, Slot, UnresolvedCall, UnresolvedReason } from '../graph/model.js';
 import type { UnitIndex } from './collect-units.js';
+import type { ModuleResolver } from './create-program.js';
 import { lineOf } from './unit-text.js';
 
 /** Array, Map and Set methods that change their receiver: `this.history.push(x)` writes `history`. */
@@ -17,8 +18,8 @@ export interface EdgeResolverInput {
   index: UnitIndex;
   /** Absolute file name → path from the repository root, for the files in the graph. */
   repoPathOf: Map<string, string>;
-  /** Answers file lookups for module resolution from the files in memory before the disk. */
-  host: ts.ModuleResolutionHost;
+  /** Module resolution shared with the program, so imports and symbols agree. */
+  resolveModule: ModuleResolver;
 }
 
 /** Collects edges with one record per (kind, from, to), every occurrence line kept. */
@@ -114,12 +115,10 @@ export class EdgeResolver {
   private readonly checker: ts.TypeChecker;
   private readonly index: UnitIndex;
   private resolvedCallSites = 0;
-  private readonly moduleCache: ts.ModuleResolutionCache;
 
   constructor(private readonly input: EdgeResolverInput) {
     this.checker = input.checker;
     this.index = input.index;
-    this.moduleCache = ts.createModuleResolutionCache(input.program.getCurrentDirectory(), (name) => name, input.program.getCompilerOptions());
     for (const unit of this.index.units.values()) {
       if (unit.parent && (unit.kind === 'method' || unit.kind === 'property' || unit.kind === 'accessor')) {
         const parent = this.index.units.get(unit.parent);
@@ -239,9 +238,8 @@ export class EdgeResolver {
   }
 
   private addImport(sourceFile: ts.SourceFile, file: string, specifier: ts.StringLiteralLike): void {
-    const options = this.input.program.getCompilerOptions();
-    const usageMode = ts.getModeForUsageLocation(sourceFile, specifier, options);
-    const resolved = ts.resolveModuleName(specifier.text, sourceFile.fileName, options, this.input.host, this.moduleCache, undefined, usageMode).resolvedModule;
+    const usageMode = specifier.parent ? ts.getModeForUsageLocation(sourceFile, specifier, this.input.program.getCompilerOptions()) : undefined;
+    const resolved = this.input.resolveModule(specifier.text, sourceFile.fileName, usageMode);
     if (!resolved) return;
     const target = this.input.repoPathOf.get(resolved.resolvedFileName);
     if (target && target !== file) this.sink.add('imports', file, target, lineOf(sourceFile, specifier.getStart(sourceFile)));

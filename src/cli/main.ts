@@ -49,7 +49,6 @@ export function createProgram(): Command {
     .description('Makes AI-agent harness codebases readable, navigable and safely editable.')
     .version(VERSION)
     .option('--debug', 'show stack traces for unexpected errors')
-    .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
 

@@ -180,8 +180,10 @@ export class ProgramGraph {
 /** A unit can be named by its full symbol path or by its last segment. */
 function symbolKeys(unit: Unit): string[] {
   if (!unit.symbol) return [];
-  const keys = [unit.symbol];
-  const last = unit.symbol.slice(unit.symbol.lastIndexOf('.') + 1);
-  if (last !== unit.symbol) keys.push(last);
-  return keys;
+  const keys = new Set([unit.symbol]);
+  // `Class.id~2` (a setter beside its getter) is also found as `Class.id` and `id`.
+  const symbol = unit.symbol.replace(/~\d+$/, '');
+  keys.add(symbol);
+  keys.add(symbol.slice(symbol.lastIndexOf('.') + 1));
+  return [...keys];
 }

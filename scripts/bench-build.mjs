@@ -1,0 +1,104 @@
+#!/usr/bin/env node
+// Measures `handbook build` against its lower bound (parsing the same files) and tsc.
+// Usage: npm run bench [-- --runs 3 --json out.json]
+// Checkouts of the dev-set repos are read from $BENCH_REPOS (default /tmp/repos); see ../shared/bench/README.md.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const cli = path.join(root, 'dist', 'cli', 'main.js');
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const at = args.indexOf(`--${name}`);
+  return at >= 0 ? args[at + 1] : fallback;
+};
+const runs = Number(option('runs', '3'));
+const jsonOut = option('json');
+const reposDirectory = process.env.BENCH_REPOS ?? '/tmp/repos';
+
+const targets = [
+  { name: '@google/gemini-cli-core@0.61.0 (npm, JavaScript)', dir: path.join(root, '.cache/real-code/gemini-cli-core-0.61.0') },
+  { name: 'gemini-cli packages/core @5411f113', dir: path.join(reposDirectory, 'gemini-cli/packages/core'), tsconfig: 'tsconfig.json' },
+  { name: 'gemini-cli whole repo @5411f113', dir: path.join(reposDirectory, 'gemini-cli') },
+  { name: 'deepagentsjs whole repo @c0bc7692', dir: path.join(reposDirectory, 'deepagentsjs') },
+];
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+};
+
+/** One cold build in a fresh process; the child reports its own peak RSS. */
+function coldBuild(dir) {
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'handbook-bench-'));
+  const database = path.join(scratch, 'handbook.db');
+  const script = `
+    const started = performance.now();
+    const { buildHandbook } = await import(${JSON.stringify(path.join(root, 'dist', 'index.js'))});
+    const summary = buildHandbook(process.argv[1], { database: process.argv[2] });
+    process.stdout.write(JSON.stringify({ ms: performance.now() - started, rssMb: process.resourceUsage().maxRSS / 1024, files: summary.files, units: summary.units, share: summary.calls.resolvedShare }));`;
+  const started = performance.now();
+  const output = execFileSync(process.execPath, ['--input-type=module', '-e', script, dir, database], { encoding: 'utf8', maxBuffer: 1 << 24 });
+  const wallMs = performance.now() - started;
+  rmSync(scratch, { recursive: true, force: true });
+  return { ...JSON.parse(output), wallMs };
+}
+
+/** The lower bound: read and parse the same files with ts.createSourceFile, nothing else. */
+function parseOnly(dir) {
+  const script = `
+    const { discoverFiles } = await import(${JSON.stringify(path.join(root, 'dist', 'analyze', 'discover-files.js'))});
+    const { ts } = await import('ts-morph');
+    const { readFileSync } = await import('node:fs');
+    const started = performance.now();
+    const files = discoverFiles(process.argv[1]).files;
+    for (const file of files) ts.createSourceFile(file.absolutePath, readFileSync(file.absolutePath, 'utf8'), ts.ScriptTarget.ES2022, false);
+    process.stdout.write(JSON.stringify({ ms: performance.now() - started, files: files.length }));`;
+  return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script, dir], { encoding: 'utf8', cwd: root }));
+}
+
+/** tsc --noEmit on the package's own tsconfig (types and deprecations neutralized: the checkout has no node_modules). */
+function tscNoEmit(dir, tsconfig) {
+  const benchConfig = path.join(dir, 'tsconfig.handbook-bench.json');
+  writeFileSync(benchConfig, JSON.stringify({ extends: `./${tsconfig}`, compilerOptions: { types: [], ignoreDeprecations: '6.0', composite: false, incremental: false } }));
+  try {
+    const started = performance.now();
+    const result = spawnSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', benchConfig, '--extendedDiagnostics'], { encoding: 'utf8', maxBuffer: 1 << 26 });
+    const wallMs = performance.now() - started;
+    const check = /Check time:\s+([\d.]+)s/.exec(result.stdout);
+    return { wallMs, checked: Boolean(check) };
+  } finally {
+    rmSync(benchConfig, { force: true });
+  }
+}
+
+const rows = [];
+for (const target of targets) {
+  if (!existsSync(target.dir)) {
+    console.log(`- ${target.name}: skipped, no checkout at ${target.dir}`);
+    continue;
+  }
+  const builds = Array.from({ length: runs }, () => coldBuild(target.dir));
+  const parses = Array.from({ length: runs }, () => parseOnly(target.dir));
+  const row = {
+    target: target.name,
+    files: builds[0].files,
+    buildMs: Math.round(median(builds.map((build) => build.wallMs))),
+    buildInProcessMs: Math.round(median(builds.map((build) => build.ms))),
+    peakRssMb: Math.round(Math.max(...builds.map((build) => build.rssMb))),
+    parseOnlyMs: Math.round(median(parses.map((parse) => parse.ms))),
+    resolvedShare: builds[0].share,
+  };
+  row.ratio = Math.round((row.buildInProcessMs / row.parseOnlyMs) * 10) / 10;
+  if (target.tsconfig && existsSync(path.join(target.dir, target.tsconfig))) {
+    const tsc = Array.from({ length: runs }, () => tscNoEmit(target.dir, target.tsconfig));
+    row.tscNoEmitMs = Math.round(median(tsc.map((run) => run.wallMs)));
+  }
+  rows.push(row);
+  console.log(`- ${row.target}: ${row.files} files; build ${row.buildMs} ms wall (${row.buildInProcessMs} ms in process), peak RSS ${row.peakRssMb} MB; parse-only ${row.parseOnlyMs} ms; build/parse ${row.ratio}x${row.tscNoEmitMs ? `; tsc --noEmit ${row.tscNoEmitMs} ms` : ''}; resolved share ${row.resolvedShare}`);
+}
+console.log(`\nmedian of ${runs} runs on ${os.cpus().length} cores, Node ${process.version}`);
+if (jsonOut) writeFileSync(jsonOut, `${JSON.stringify({ runs, node: process.version, cores: os.cpus().length, rows }, null, 2)}\n`);

@@ -1,0 +1,115 @@
+import { spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CLI, PROJECT_ROOT, copyOfFixture, scratchDirectory } from '../helpers/paths.js';
+
+function readableByOthers(directory: string): boolean {
+  for (let current = directory; ; current = path.dirname(current)) {
+    if ((statSync(current).mode & 0o005) !== 0o005) return false;
+    if (path.dirname(current) === current) return true;
+  }
+}
+
+function handbook(args: string[], options: { asUser?: number } = {}) {
+  const command = options.asUser === undefined ? process.execPath : 'setpriv';
+  const prefix = options.asUser === undefined ? [] : [`--reuid=${options.asUser}`, `--regid=${options.asUser}`, '--clear-groups', process.execPath];
+  const result = spawnSync(command, [...prefix, CLI, ...args], { encoding: 'utf8', timeout: 60_000 });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function expectOneLineError(result: { code: number | null; stderr: string; stdout: string }, code: number, pattern: RegExp): void {
+  expect(result.code).toBe(code);
+  expect(result.stdout).toBe('');
+  expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  expect(result.stderr).toMatch(pattern);
+  expect(result.stderr).not.toMatch(/\n\s+at /);
+}
+
+describe('handbook CLI', () => {
+  it('builds the fixture and prints a summary, or JSON with --json', () => {
+    const repo = copyOfFixture();
+    const human = handbook(['build', repo]);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/files\s+25 analyzed/);
+    expect(human.stdout).toMatch(/call sites: \d+ resolved to repository code/);
+    const json = handbook(['build', repo, '--json']);
+    expect(json.code).toBe(0);
+    const summary = JSON.parse(json.stdout);
+    expect(summary.files).toBe(25);
+    expect(summary.units.class).toBe(9);
+    expect(summary.calls.resolvedShare).toBeGreaterThan(0.85);
+    expect(json.stderr).toBe('');
+  });
+
+  it('answers graph queries by symbol name, in text and JSON', () => {
+    const repo = copyOfFixture();
+    expect(handbook(['build', repo]).code).toBe(0);
+    const callers = handbook(['graph', 'callers', 'maskSecrets', '--repo', repo, '--json']);
+    expect(callers.code).toBe(0);
+    expect(JSON.parse(callers.stdout).callers.map((caller: { id: string }) => caller.id)).toEqual([
+      'src/observability/logger.ts#Logger.write',
+      'src/session/sessionStore.ts#SessionStore.save',
+      'src/tools/shell.ts#runShellTool',
+    ]);
+    const callees = handbook(['graph', 'callees', 'src/agent/agentLoop.ts#AgentLoop.step', '--repo', repo]);
+    expect(callees.stdout).toMatch(/AnthropicProvider\.complete .*through an interface/);
+    const show = handbook(['graph', 'show', 'AgentLoop.run', '--repo', repo]);
+    expect(show.stdout).toMatch(/src\/agent\/agentLoop\.ts:58-/);
+    const state = handbook(['graph', 'state', 'SessionStore.history', '--repo', repo, '--json']);
+    expect(JSON.parse(state.stdout).writers).toHaveLength(5);
+    const stats = handbook(['graph', 'stats', '--repo', repo, '--json']);
+    expect(JSON.parse(stats.stdout).files).toBe(25);
+  });
+
+  it('exports byte-identical graphs for two builds of the same tree', () => {
+    const first = copyOfFixture();
+    const second = copyOfFixture();
+    handbook(['build', first]);
+    handbook(['build', second]);
+    const a = handbook(['graph', 'export', '--repo', first]);
+    const b = handbook(['graph', 'export', '--repo', second]);
+    expect(a.code).toBe(0);
+    expect(a.stdout.length).toBeGreaterThan(1000);
+    expect(a.stdout).toBe(b.stdout);
+  });
+
+  it('says what is wrong in one line, with a non-zero exit and no stack trace', () => {
+    expectOneLineError(handbook(['build', '/no/such/repo']), 2, /repository not found/);
+    const file = path.join(copyOfFixture(), 'package.json');
+    expectOneLineError(handbook(['build', file]), 2, /not a folder/);
+    expectOneLineError(handbook(['build', scratchDirectory()]), 2, /no TypeScript or JavaScript files/);
+    expectOneLineError(handbook(['graph', 'stats', '--repo', copyOfFixture()]), 3, /run `handbook build`/);
+    expectOneLineError(handbook(['build', '--max-file-size', 'lots']), 2, /invalid option --max-file-size/);
+    expectOneLineError(handbook(['build', '--bogus']), 2, /unknown option/);
+    const repo = copyOfFixture();
+    handbook(['build', repo]);
+    expectOneLineError(handbook(['graph', 'show', 'nothingLikeThis', '--repo', repo]), 2, /no unit named/);
+    expectOneLineError(handbook(['graph', 'show', 'complete', '--repo', repo]), 2, /names 2 units/);
+    const corrupt = path.join(scratchDirectory(), 'bad.db');
+    writeFileSync(corrupt, 'not a database at all, just text'.repeat(200));
+    expectOneLineError(handbook(['graph', 'stats', '--repo', repo, '--db', corrupt]), 4, /not readable/);
+  });
+
+  // Root reads any file, so as root the build runs as an unprivileged user, which needs to
+  // reach this checkout; where it cannot, the injected-reader test in bad-input covers the rule.
+  it.skipIf(process.getuid?.() === 0 && !readableByOthers(PROJECT_ROOT))('skips an unreadable file and counts it', () => {
+    const root = path.join(scratchDirectory(), 'repo');
+    mkdirSync(root);
+    writeFileSync(path.join(root, 'a.ts'), 'export const a = 1;');
+    writeFileSync(path.join(root, 'secret.ts'), 'export const s = 1;');
+    chmodSync(path.join(root, 'secret.ts'), 0o000);
+    const database = path.join(scratchDirectory(), 'handbook.db');
+    // Root reads any file, so the build runs as an unprivileged user when the tests run as root.
+    const asRoot = process.getuid?.() === 0;
+    if (asRoot) {
+      chmodSync(path.dirname(root), 0o755);
+      chmodSync(path.dirname(database), 0o777);
+      chownSync(root, 65534, 65534);
+    }
+    const result = handbook(['build', root, '--db', database, '--json'], asRoot ? { asUser: 65534 } : {});
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout).skipped).toEqual({ unreadable: 1 });
+  });
+});

@@ -1,0 +1,98 @@
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { buildHandbook } from '../../src/api/build-handbook.js';
+import { openHandbook } from '../../src/api/open-handbook.js';
+import { HandbookError } from '../../src/errors.js';
+import { PROJECT_ROOT, copyOfFixture, scratchDirectory } from '../helpers/paths.js';
+import { syntheticRepository } from '../helpers/synthetic-repo.js';
+
+function codeOf(action: () => unknown): string | undefined {
+  try {
+    action();
+  } catch (error) {
+    return HandbookError.isInstance(error) ? error.code : `unexpected: ${String(error)}`;
+  }
+  return undefined;
+}
+
+describe('the handbook store', () => {
+  it('stores a build and reads back exactly the analyzed graph', () => {
+    const repo = copyOfFixture();
+    const summary = buildHandbook(repo);
+    const handbook = openHandbook(repo);
+    expect(handbook.generation.id).toBe(summary.generation);
+    expect(handbook.graph.units.length).toBe(Object.values(summary.units).reduce((a, b) => a + b, 0));
+    expect(handbook.summary.files).toBe(25);
+  });
+
+  it('replaces the previous generation on rebuild and keeps no old rows', () => {
+    const repo = copyOfFixture();
+    buildHandbook(repo);
+    const second = buildHandbook(repo);
+    const database = new Database(path.join(repo, '.handbook', 'handbook.db'), { readonly: true });
+    const generations = database.prepare('SELECT DISTINCT generation FROM units').all() as Array<{ generation: number }>;
+    database.close();
+    expect(generations).toEqual([{ generation: second.generation }]);
+  });
+
+  it('tells the user to build when there is no handbook', () => {
+    expect(codeOf(() => openHandbook(copyOfFixture()))).toBe('NO_HANDBOOK');
+  });
+
+  it('refuses a corrupt database with a clear error', () => {
+    const repo = copyOfFixture();
+    const file = path.join(scratchDirectory(), 'handbook.db');
+    writeFileSync(file, Buffer.alloc(8192, 0x5a));
+    expect(codeOf(() => openHandbook(repo, { database: file }))).toBe('DATABASE_CORRUPT');
+    expect(codeOf(() => buildHandbook(repo, { database: file }))).toBe('DATABASE_CORRUPT');
+  });
+
+  it('refuses a database from a newer schema', () => {
+    const repo = copyOfFixture();
+    buildHandbook(repo);
+    const file = path.join(repo, '.handbook', 'handbook.db');
+    const database = new Database(file);
+    database.pragma('user_version = 99');
+    database.close();
+    expect(codeOf(() => openHandbook(repo))).toBe('DATABASE_TOO_NEW');
+    expect(codeOf(() => buildHandbook(repo))).toBe('DATABASE_TOO_NEW');
+  });
+
+  it('leaves the previous handbook readable and intact when a build is killed while writing', async () => {
+    const repo = copyOfFixture();
+    const database = path.join(scratchDirectory(), 'handbook.db');
+    buildHandbook(repo, { database });
+    const before = JSON.stringify(openHandbook(repo, { database }).graph.toData());
+    const big = syntheticRepository(250, 40);
+    const child = `
+      const { buildHandbook } = await import(${JSON.stringify(path.join(PROJECT_ROOT, 'dist', 'index.js'))});
+      buildHandbook(process.argv[1], { database: process.argv[2], onProgress: (p) => {
+        if (p.phase === 'write' && p.done === 0) process.stdout.write('write\\n');
+      } });
+      process.stdout.write('done\\n');`;
+    let killedWhileWriting = 0;
+    for (const delay of [0, 15, 40, 80, 150, 300]) {
+      const outcome = await new Promise<string>((resolve) => {
+        const process_ = spawn(process.execPath, ['--input-type=module', '-e', child, big, database], { stdio: ['ignore', 'pipe', 'inherit'] });
+        let output = '';
+        process_.stdout.on('data', (chunk: Buffer) => {
+          output += chunk.toString();
+          if (output.includes('write') && !output.includes('done')) setTimeout(() => process_.kill('SIGKILL'), delay);
+        });
+        process_.on('exit', () => resolve(output));
+      });
+      if (!outcome.includes('done')) killedWhileWriting += 1;
+      const after = openHandbook(repo, { database });
+      if (outcome.includes('done')) expect(after.graph.units.length).toBeGreaterThan(10_000);
+      else expect(JSON.stringify(after.graph.toData())).toBe(before);
+      if (outcome.includes('done')) break;
+    }
+    expect(killedWhileWriting).toBeGreaterThan(0);
+    // A later build cleans up whatever the killed ones left and succeeds.
+    const summary = buildHandbook(repo, { database });
+    expect(openHandbook(repo, { database }).generation.id).toBe(summary.generation);
+  });
+});
