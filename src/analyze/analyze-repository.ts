@@ -4,11 +4,11 @@ import { ts } from 'ts-morph';
 import { HandbookError } from '../errors.js';
 import type { ProgramGraphData, SkipReason, SourceFileRecord } from '../graph/model.js';
 import { canonicalize, compareText } from '../graph/order.js';
-import { collectUnits, createUnitIndex } from './collect-units.js';
+import { addFileUnit, collectUnits, createUnitIndex } from './collect-units.js';
 import { createCompilerSetup } from './compiler-setup.js';
 import { discoverFiles } from './discover-files.js';
 import { EdgeResolver } from './resolve-edges.js';
-import { createProgram, scriptKindOf, toCompilerPath } from './create-program.js';
+import { createProgram, toCompilerPath } from './create-program.js';
 import { isTestPath, lineOf, shortHash } from './unit-text.js';
 
 export type AnalysisPhase = 'discover' | 'parse' | 'index' | 'resolve';
@@ -119,15 +119,19 @@ export function analyzeRepository(root: string, options: AnalyzeOptions = {}): A
   const warnings: ParseWarning[] = [];
   const sourceFiles: Array<{ sourceFile: ts.SourceFile; record: SourceFileRecord }> = [];
   const absoluteOf = new Map([...repoPathOf].map(([absolute, relative]) => [relative, absolute]));
+  const resolver = new EdgeResolver({ program, checker, index, repoPathOf, resolveModule });
   records.forEach((record, position) => {
     const absolute = absoluteOf.get(record.path)!;
-    const sourceFile = record.test
-      ? ts.createSourceFile(absolute, texts.get(absolute)!, ts.ScriptTarget.ES2022, true, scriptKindOf(absolute))
-      : program.getSourceFile(absolute);
+    if (record.test) {
+      // Tests matter to the handbook through what they import (which tests reach a change);
+      // a scan of their imports costs a fraction of a parse.
+      addFileUnit(index, record.path, record.hash, record.lines);
+      resolver.resolveImportsOfText(record.path, absolute, texts.get(absolute)!);
+      return;
+    }
+    const sourceFile = program.getSourceFile(absolute);
     if (!sourceFile) return;
-    const diagnostics = record.test
-      ? ((sourceFile as unknown as { parseDiagnostics?: ts.Diagnostic[] }).parseDiagnostics ?? [])
-      : program.getSyntacticDiagnostics(sourceFile);
+    const diagnostics = program.getSyntacticDiagnostics(sourceFile);
     record.parseErrors = diagnostics.length;
     const first = diagnostics[0];
     if (first && warnings.length < MAX_WARNINGS) {
@@ -142,10 +146,9 @@ export function analyzeRepository(root: string, options: AnalyzeOptions = {}): A
     if (position % 50 === 0 || position === records.length - 1) progress({ phase: 'index', done: position + 1, total: records.length });
   });
 
-  const resolver = new EdgeResolver({ program, checker, index, repoPathOf, resolveModule });
   resolver.resolveHeritage();
   sourceFiles.forEach(({ sourceFile, record }, position) => {
-    resolver.resolveFile(sourceFile, record.path, record.test ? 'structure' : 'full');
+    resolver.resolveFile(sourceFile, record.path);
     if (position % 10 === 0 || position === sourceFiles.length - 1) progress({ phase: 'resolve', done: position + 1, total: sourceFiles.length });
   });
   const resolved = resolver.result();

@@ -72,6 +72,11 @@ function exportedLocalNames(sourceFile: ts.SourceFile): Set<string> {
   return names;
 }
 
+/** The unit of a file that is indexed without its declarations (a test file). */
+export function addFileUnit(index: UnitIndex, file: string, hash: string, lines: number): void {
+  index.units.set(file, { id: file, kind: 'file', file, symbol: '', startLine: 1, endLine: Math.max(1, lines), signature: file, doc: '', exported: false, hash });
+}
+
 /**
  * Pass one: the units of one file, found by walking the raw syntax tree. Anything that is not a
  * unit (callbacks, blocks, expressions) belongs to the innermost unit around it.

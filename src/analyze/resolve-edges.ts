@@ -2,7 +2,7 @@ import { ts } from 'ts-morph';
 import type { Edge, EdgeKind, Slot, UnresolvedCall, UnresolvedReason } from '../graph/model.js';
 import type { UnitIndex } from './collect-units.js';
 import type { ModuleResolver } from './create-program.js';
-import { lineOf } from './unit-text.js';
+import { lineLocator, lineOf } from './unit-text.js';
 
 /** Array, Map and Set methods that change their receiver: `this.history.push(x)` writes `history`. */
 const MUTATING_METHODS = new Set([
@@ -119,16 +119,16 @@ export class EdgeResolver {
   constructor(private readonly input: EdgeResolverInput) {
     this.checker = input.checker;
     this.index = input.index;
+  }
+
+  /** Heritage first, for every class and interface, once all units are known, so dispatch sees the whole hierarchy. */
+  resolveHeritage(): void {
     for (const unit of this.index.units.values()) {
       if (unit.parent && (unit.kind === 'method' || unit.kind === 'property' || unit.kind === 'accessor')) {
         const parent = this.index.units.get(unit.parent);
         if (parent?.kind === 'class') this.memberUnits.set(`${parent.id}\u0000${unit.symbol.slice(parent.symbol.length + 1)}`, unit.id);
       }
     }
-  }
-
-  /** Heritage first, for every class and interface, so dispatch sees the whole hierarchy. */
-  resolveHeritage(): void {
     for (const { id, node } of this.index.typeDeclarations) {
       const sourceFile = node.getSourceFile();
       if (this.input.program.getSourceFile(sourceFile.fileName) !== sourceFile) continue;
@@ -149,12 +149,17 @@ export class EdgeResolver {
     }
   }
 
-  /**
-   * `structure` records containment and imports only: enough for test files, whose calls
-   * nobody navigates and which would otherwise cost as much checker time as the harness itself.
-   */
-  resolveFile(sourceFile: ts.SourceFile, file: string, mode: 'full' | 'structure' = 'full'): void {
-    const full = mode === 'full';
+  /** Imports of a file known only by its text, found by the compiler's import scanner. */
+  resolveImportsOfText(file: string, absolute: string, text: string): void {
+    const lineAt = lineLocator(text);
+    for (const reference of ts.preProcessFile(text, true, true).importedFiles) {
+      const resolved = this.input.resolveModule(reference.fileName, absolute);
+      const target = resolved && this.input.repoPathOf.get(resolved.resolvedFileName);
+      if (target && target !== file) this.sink.add('imports', file, target, lineAt(reference.pos));
+    }
+  }
+
+  resolveFile(sourceFile: ts.SourceFile, file: string): void {
     const stack: string[] = [file];
     const current = (): string => stack[stack.length - 1]!;
     const line = (node: ts.Node): number => lineOf(sourceFile, node.getStart(sourceFile));
@@ -174,14 +179,6 @@ export class EdgeResolver {
         return;
       }
       if (ts.isHeritageClause(node)) return;
-      if (!full) {
-        if (ts.isCallExpression(node) && (node.expression.kind === ts.SyntaxKind.ImportKeyword || this.isRequire(node))) {
-          const specifier = node.arguments[0];
-          if (specifier && ts.isStringLiteralLike(specifier)) this.addImport(sourceFile, file, specifier);
-        }
-        this.visitChildren(node, visit);
-        return;
-      }
       if (ts.isCallExpression(node)) {
         this.visitCall(node, sourceFile, current(), line(node));
         if (node.expression.kind === ts.SyntaxKind.ImportKeyword || this.isRequire(node)) {
@@ -238,7 +235,7 @@ export class EdgeResolver {
   }
 
   private addImport(sourceFile: ts.SourceFile, file: string, specifier: ts.StringLiteralLike): void {
-    const usageMode = specifier.parent ? ts.getModeForUsageLocation(sourceFile, specifier, this.input.program.getCompilerOptions()) : undefined;
+    const usageMode = ts.getModeForUsageLocation(sourceFile, specifier, this.input.program.getCompilerOptions());
     const resolved = this.input.resolveModule(specifier.text, sourceFile.fileName, usageMode);
     if (!resolved) return;
     const target = this.input.repoPathOf.get(resolved.resolvedFileName);

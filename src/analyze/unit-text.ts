@@ -80,3 +80,19 @@ export function docOf(node: ts.Node, sourceFile: ts.SourceFile): string {
 export function isTestPath(path: string): boolean {
   return /(^|\/)(__tests__|__mocks__|test|tests|testing|test-utils)\//.test(path) || /\.(test|spec)\.[cm]?[jt]sx?$/.test(path);
 }
+
+/** Line lookup for a text that has no syntax tree: offsets of line starts, searched by bisection. */
+export function lineLocator(text: string): (position: number) => number {
+  const starts = [0];
+  for (let index = text.indexOf('\n'); index >= 0; index = text.indexOf('\n', index + 1)) starts.push(index + 1);
+  return (position) => {
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (starts[middle]! <= position) low = middle;
+      else high = middle - 1;
+    }
+    return low + 1;
+  };
+}

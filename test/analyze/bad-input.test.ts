@@ -109,4 +109,21 @@ describe('bad input to analysis', () => {
     expect(result.files.map((file) => file.path)).toEqual(['a.ts']);
     expect(result.skippedFiles).toEqual({ unreadable: 1 });
   });
+
+  it('indexes test files by their imports only', () => {
+    const root = repoWith({
+      'src/retry.ts': 'export function retry() { return 1; }',
+      'src/retry.test.ts': "import { retry } from './retry';\nimport { helper } from '../test/helper';\nretry(); helper();",
+      'test/helper.ts': 'export function helper() { return 2; }',
+    });
+    const graph = analyzeRepository(root).graph;
+    expect(graph.units.filter((unit) => unit.file !== 'src/retry.ts').map((unit) => `${unit.id}:${unit.kind}`)).toEqual([
+      'src/retry.test.ts:file',
+      'test/helper.ts:file',
+    ]);
+    expect(graph.edges.filter((edge) => edge.kind === 'imports')).toEqual([
+      { kind: 'imports', from: 'src/retry.test.ts', to: 'src/retry.ts', lines: [1] },
+      { kind: 'imports', from: 'src/retry.test.ts', to: 'test/helper.ts', lines: [2] },
+    ]);
+  });
 });
