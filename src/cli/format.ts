@@ -48,9 +48,16 @@ export function formatUnit(unit: Unit, callers: Neighbour[], callees: Neighbour[
   return lines.join('\n');
 }
 
-export function formatNeighbours(title: string, neighbours: Neighbour[]): string {
+/**
+ * Callers are shown at their call site (a line in the caller's file); callees at their own
+ * declaration, with the line of the call in the unit asked about.
+ */
+export function formatNeighbours(title: string, neighbours: Neighbour[], direction: 'callers' | 'callees'): string {
   if (neighbours.length === 0) return `${title}: none`;
-  const rows = neighbours.map(({ unit, lines, via }) => `  ${unit.id}  ${unit.file}:${lines[0] ?? unit.startLine}${via === 'dispatch' ? '  (through an interface or override)' : ''}`);
+  const rows = neighbours.map(({ unit, lines, via }) => {
+    const at = direction === 'callers' ? `${unit.file}:${lines.join(',')}` : `${unit.file}:${unit.startLine}  (called at line ${lines.join(',')})`;
+    return `  ${unit.id}  ${at}${via === 'dispatch' ? '  (through an interface or override)' : ''}`;
+  });
   return [`${title}: ${neighbours.length}`, ...rows].join('\n');
 }
 

@@ -107,7 +107,7 @@ export function createProgram(): Command {
         const unit = handbook.graph.getUnitOrThrow(reference);
         const found = direction === 'callers' ? handbook.graph.callers(unit.id) : handbook.graph.callees(unit.id);
         if (options.json) printJson({ unit: unit.id, [direction]: found.map(toJson) });
-        else print(formatNeighbours(`${direction} of ${unit.id}`, found));
+        else print(formatNeighbours(`${direction} of ${unit.id}`, found, direction));
       });
   }
 
