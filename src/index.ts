@@ -5,3 +5,6 @@ export { analyzeRepository, type AnalysisResult, type AnalyzeOptions, type Analy
 export { ProgramGraph, type Neighbour, type StateAccess } from './graph/program-graph.js';
 export * from './graph/model.js';
 export { HandbookError, type ErrorCode } from './errors.js';
+export { renderHandbook, type RenderOptions } from './api/render-handbook.js';
+export type { OrganizedHandbook, Stage, StageMember, Overview, RegisterEntry, Stager } from './organize/model.js';
+export { SEED_SKELETON, type StageDefinition } from './organize/skeleton.js';

@@ -105,6 +105,7 @@ export function analyzeRepository(root: string, options: AnalyzeOptions = {}): A
       lines: text.length === 0 ? 0 : text.split('\n').length,
       test: isTestPath(file.path),
       parseErrors: 0,
+      externalImports: [],
     });
   }
   const isTest = new Set(records.filter((record) => record.test).map((record) => record.path));
@@ -152,6 +153,11 @@ export function analyzeRepository(root: string, options: AnalyzeOptions = {}): A
     if (position % 10 === 0 || position === sourceFiles.length - 1) progress({ phase: 'resolve', done: position + 1, total: sourceFiles.length });
   });
   const resolved = resolver.result();
+  for (const record of records) record.externalImports = resolver.externalImportsOf(record.path);
+  for (const [unitId, words] of index.literalWords) {
+    const unit = index.units.get(unitId);
+    if (unit) unit.literals = [...words].join(' ');
+  }
 
   const graph = canonicalize({
     files: records,

@@ -15,6 +15,8 @@ export interface UnitIndex {
   memberNames: Set<string>;
   /** Every name declared at a module's top level or nested as a unit. */
   declaredNames: Set<string>;
+  /** Words of the string literals inside each unit, in first-seen order: a vocabulary signal for stages. */
+  literalWords: Map<string, Set<string>>;
 }
 
 export function createUnitIndex(): UnitIndex {
@@ -25,7 +27,21 @@ export function createUnitIndex(): UnitIndex {
     stateVariables: new Set(),
     memberNames: new Set(),
     declaredNames: new Set(),
+    literalWords: new Map(),
   };
+}
+
+const LITERAL_WORDS_PER_UNIT = 40;
+
+function addLiteralWords(index: UnitIndex, unitId: string, text: string): void {
+  let words = index.literalWords.get(unitId);
+  if (!words) index.literalWords.set(unitId, (words = new Set()));
+  if (words.size >= LITERAL_WORDS_PER_UNIT) return;
+  for (const word of text.toLowerCase().split(/[^a-z]+/)) {
+    if (word.length < 3 || word.length > 30) continue;
+    words.add(word);
+    if (words.size >= LITERAL_WORDS_PER_UNIT) return;
+  }
 }
 
 function isFunctionValue(node: ts.Node | undefined): node is ts.ArrowFunction | ts.FunctionExpression {
@@ -74,7 +90,7 @@ function exportedLocalNames(sourceFile: ts.SourceFile): Set<string> {
 
 /** The unit of a file that is indexed without its declarations (a test file). */
 export function addFileUnit(index: UnitIndex, file: string, hash: string, lines: number): void {
-  index.units.set(file, { id: file, kind: 'file', file, symbol: '', startLine: 1, endLine: Math.max(1, lines), signature: file, doc: '', exported: false, hash });
+  index.units.set(file, { id: file, kind: 'file', file, symbol: '', startLine: 1, endLine: Math.max(1, lines), signature: file, doc: '', exported: false, hash, literals: '' });
 }
 
 /**
@@ -109,6 +125,7 @@ export function collectUnits(sourceFile: ts.SourceFile, file: string, fileHash: 
       doc: docOf(docNode, sourceFile),
       exported,
       hash: unitHash(spanNode, sourceFile),
+      literals: '',
       parent,
     });
     index.unitByDeclaration.set(declaration, id);
@@ -128,6 +145,7 @@ export function collectUnits(sourceFile: ts.SourceFile, file: string, fileHash: 
     doc: docOfFile(sourceFile),
     exported: false,
     hash: fileHash,
+    literals: '',
   };
   index.units.set(file, fileUnit);
   index.unitByDeclaration.set(sourceFile, file);
@@ -200,7 +218,11 @@ export function collectUnits(sourceFile: ts.SourceFile, file: string, fileHash: 
         visitClass(child, prefix(scope, child.name.text), parent, false, child);
         return;
       }
-      if (ts.isTypeNode(child)) return;
+      if (ts.isTypeNode(child) || ts.isImportDeclaration(child) || ts.isExportDeclaration(child)) return;
+      if (ts.isStringLiteral(child) || ts.isNoSubstitutionTemplateLiteral(child) || ts.isTemplateLiteralToken(child)) {
+        addLiteralWords(index, parent, child.text);
+        return;
+      }
       ts.forEachChild(child, walk);
     };
     ts.forEachChild(node, walk);

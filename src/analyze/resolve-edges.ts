@@ -98,6 +98,18 @@ function leftmostIdentifier(expression: ts.Expression): ts.Identifier | undefine
   }
 }
 
+const NODE_BUILTINS = new Set(['assert', 'async_hooks', 'buffer', 'child_process', 'cluster', 'crypto', 'dgram', 'dns', 'events', 'fs', 'fs/promises', 'http', 'http2', 'https', 'net', 'os', 'path', 'perf_hooks', 'process', 'readline', 'stream', 'string_decoder', 'timers', 'tls', 'tty', 'url', 'util', 'v8', 'vm', 'worker_threads', 'zlib']);
+
+/** The package a bare specifier names (`@scope/name`, `name`, `node:fs`); relative paths that did not resolve are not packages. */
+export function externalModuleName(specifier: string): string | undefined {
+  if (specifier.startsWith('.') || specifier.startsWith('/')) return undefined;
+  if (specifier.startsWith('node:')) return specifier.split('/')[0] === 'node:fs' && specifier.endsWith('/promises') ? 'node:fs' : specifier.replace(/\/.*$/, '');
+  const parts = specifier.split('/');
+  const name = specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
+  if (NODE_BUILTINS.has(name) || NODE_BUILTINS.has(specifier)) return `node:${name}`;
+  return name;
+}
+
 /**
  * Pass two: with the type checker, resolve what every unit calls, instantiates, extends, passes
  * by reference, reads and writes. Calls through an interface or a base method also reach every
@@ -115,6 +127,7 @@ export class EdgeResolver {
   private readonly checker: ts.TypeChecker;
   private readonly index: UnitIndex;
   private resolvedCallSites = 0;
+  private readonly externalImports = new Map<string, Set<string>>();
 
   constructor(private readonly input: EdgeResolverInput) {
     this.checker = input.checker;
@@ -155,7 +168,8 @@ export class EdgeResolver {
     for (const reference of ts.preProcessFile(text, true, true).importedFiles) {
       const resolved = this.input.resolveModule(reference.fileName, absolute);
       const target = resolved && this.input.repoPathOf.get(resolved.resolvedFileName);
-      if (target && target !== file) this.sink.add('imports', file, target, lineAt(reference.pos));
+      if (!target) this.addExternalImport(file, reference.fileName);
+      else if (target !== file) this.sink.add('imports', file, target, lineAt(reference.pos));
     }
   }
 
@@ -237,9 +251,21 @@ export class EdgeResolver {
   private addImport(sourceFile: ts.SourceFile, file: string, specifier: ts.StringLiteralLike): void {
     const usageMode = ts.getModeForUsageLocation(sourceFile, specifier, this.input.program.getCompilerOptions());
     const resolved = this.input.resolveModule(specifier.text, sourceFile.fileName, usageMode);
-    if (!resolved) return;
-    const target = this.input.repoPathOf.get(resolved.resolvedFileName);
-    if (target && target !== file) this.sink.add('imports', file, target, lineOf(sourceFile, specifier.getStart(sourceFile)));
+    const target = resolved && this.input.repoPathOf.get(resolved.resolvedFileName);
+    if (!target) this.addExternalImport(file, specifier.text);
+    else if (target !== file) this.sink.add('imports', file, target, lineOf(sourceFile, specifier.getStart(sourceFile)));
+  }
+
+  private addExternalImport(file: string, specifier: string): void {
+    const name = externalModuleName(specifier);
+    if (!name) return;
+    let names = this.externalImports.get(file);
+    if (!names) this.externalImports.set(file, (names = new Set()));
+    names.add(name);
+  }
+
+  externalImportsOf(file: string): string[] {
+    return [...(this.externalImports.get(file) ?? [])].sort();
   }
 
   private symbolAt(node: ts.Node): ts.Symbol | undefined {

@@ -1,15 +1,20 @@
 import { analyzeRepository, type AnalysisProgress, assertRepositoryRoot } from '../analyze/analyze-repository.js';
 import { openDatabase, databasePathFor } from '../store/open-database.js';
 import { writeGeneration } from '../store/generations.js';
+import { ProgramGraph } from '../graph/program-graph.js';
+import { loadSkeleton } from '../organize/skeleton.js';
+import { organizeOffline } from '../organize/stage-repository.js';
 import { currentCommit } from './git-commit.js';
 import { type BuildSummary, summarize } from './build-summary.js';
 
-export type BuildProgress = AnalysisProgress | { phase: 'write'; done: number; total: number };
+export type BuildProgress = AnalysisProgress | { phase: 'organize' | 'write'; done: number; total: number };
 
 export interface BuildOptions {
   /** Where the database lives; `<root>/.handbook/handbook.db` by default. */
   database?: string;
   maxFileBytes?: number;
+  /** A skeleton file (`--skeleton stages.json`) that replaces or extends the built-in stages. */
+  skeleton?: string;
   onProgress?: (progress: BuildProgress) => void;
 }
 
@@ -24,18 +29,23 @@ export function buildHandbook(root: string, options: BuildOptions = {}): BuildSu
     ...(options.maxFileBytes === undefined ? {} : { maxFileBytes: options.maxFileBytes }),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
+  const skeleton = loadSkeleton(options.skeleton);
+  options.onProgress?.({ phase: 'organize', done: 0, total: 1 });
+  const graph = new ProgramGraph(analysis.graph);
+  const { handbook } = organizeOffline(graph, skeleton, absoluteRoot);
+  options.onProgress?.({ phase: 'organize', done: 1, total: 1 });
   const databasePath = databasePathFor(absoluteRoot, options.database);
   const commit = currentCommit(absoluteRoot);
   options.onProgress?.({ phase: 'write', done: 0, total: 1 });
   const database = openDatabase(databasePath, { create: true });
   try {
     let summary: BuildSummary | undefined;
-    writeGeneration(database, analysis.graph, {
+    writeGeneration(database, analysis.graph, handbook, {
       root: absoluteRoot,
       commit,
       createdAt: new Date().toISOString(),
       summary: (generation) => {
-        summary = summarize(analysis, {
+        summary = summarize(analysis, handbook, {
           database: databasePath,
           generation,
           commit,

@@ -1,4 +1,5 @@
 import type { AnalysisResult } from '../analyze/analyze-repository.js';
+import type { OrganizedHandbook, Stager } from '../organize/model.js';
 import { EDGE_KINDS, type EdgeKind, UNIT_KINDS, type UnitKind } from '../graph/model.js';
 
 export interface BuildSummary {
@@ -26,11 +27,18 @@ export interface BuildSummary {
   skippedDirectories: AnalysisResult['statistics']['skippedDirectories'];
   tsconfigs: string[];
   parseWarnings: AnalysisResult['statistics']['parseWarnings'];
+  /** How units were placed in stages; `offline` is the deterministic stager, never a model. */
+  stager: Stager;
+  stages: Array<{ id: string; name: string; members: number }>;
+  assigned: number;
+  unassigned: number;
+  registerSlots: number;
   durationMs: number;
 }
 
 export function summarize(
   analysis: AnalysisResult,
+  handbook: OrganizedHandbook,
   details: { database: string; generation: number; commit: string | null; durationMs: number },
 ): BuildSummary {
   const units = Object.fromEntries(UNIT_KINDS.map((kind) => [kind, 0])) as Record<UnitKind, number>;
@@ -60,6 +68,11 @@ export function summarize(
     skippedDirectories: analysis.statistics.skippedDirectories,
     tsconfigs: analysis.statistics.tsconfigs,
     parseWarnings: analysis.statistics.parseWarnings,
+    stager: handbook.stager,
+    stages: handbook.overview.stages.map((stage) => ({ id: stage.id, name: stage.name, members: stage.members })),
+    assigned: handbook.overview.counts.assigned,
+    unassigned: handbook.overview.counts.unassigned,
+    registerSlots: handbook.overview.counts.registerSlots,
     durationMs: details.durationMs,
   };
 }

@@ -2,7 +2,9 @@ import path from 'node:path';
 import { ProgramGraph } from '../graph/program-graph.js';
 import { assertRepositoryRoot } from '../analyze/analyze-repository.js';
 import { openDatabase, databasePathFor } from '../store/open-database.js';
-import { currentGenerationOrThrow, readGraph, type GenerationInfo } from '../store/generations.js';
+import { currentGenerationOrThrow, readGraph, readOrganized, type GenerationInfo } from '../store/generations.js';
+import type { OrganizedHandbook, RegisterEntry } from '../organize/model.js';
+import { buildStateRegister } from '../organize/state-register.js';
 import type { BuildSummary } from './build-summary.js';
 
 export interface Handbook {
@@ -11,6 +13,8 @@ export interface Handbook {
   generation: GenerationInfo;
   summary: BuildSummary;
   graph: ProgramGraph;
+  organized: OrganizedHandbook;
+  register: RegisterEntry[];
 }
 
 /** Loads the current generation of a built handbook, read-only. */
@@ -21,7 +25,10 @@ export function openHandbook(root: string, options: { database?: string } = {}):
   try {
     const generation = currentGenerationOrThrow(connection);
     const graph = new ProgramGraph(readGraph(connection, generation.id));
-    return { root: path.resolve(absoluteRoot), database, generation, summary: generation.summary as BuildSummary, graph };
+    const organized = readOrganized(connection, generation.id);
+    const primaryStageOf = new Map(organized.stages.flatMap((stage) => stage.members.filter((member) => member.primary).map((member) => [member.unit, stage.id] as const)));
+    const register = buildStateRegister(graph, primaryStageOf, new Map(organized.stages.map((stage) => [stage.id, stage.position])));
+    return { root: path.resolve(absoluteRoot), database, generation, summary: generation.summary as BuildSummary, graph, organized, register };
   } finally {
     connection.close();
   }

@@ -1,4 +1,4 @@
-import type { BuildSummary, Neighbour, Slot, StateAccess, Unit } from '../index.js';
+import type { BuildSummary, Neighbour, OrganizedHandbook, ProgramGraph, RegisterEntry, Slot, Stage, StateAccess, Unit } from '../index.js';
 
 function counts(record: Partial<Record<string, number>>): string {
   const parts = Object.entries(record)
@@ -21,7 +21,8 @@ export function formatSummary(summary: BuildSummary, heading: string): string {
     `  units      ${total(summary.units)}: ${counts(summary.units)}`,
     `  edges      ${total(summary.edges)}: ${counts(summary.edges)}`,
     `  calls      ${calls.sites} call sites: ${calls.resolved} resolved to repository code (${share}% of the ${calls.sites - calls.external} that are not external), ${calls.external} external, ${calls.dynamic} dynamic, ${calls.unknown} unknown`,
-    `  state      ${summary.slots} slots`,
+    `  state      ${summary.slots} slots, ${summary.registerSlots} shared across units`,
+    `  stages     ${summary.stages.length} by the ${summary.stager.kind === 'offline' ? 'offline stager (deterministic, no model)' : `llm stager (${summary.stager.model})`}: ${summary.assigned} units placed, ${summary.unassigned} unassigned`,
   ];
   if (summary.parseWarnings.length > 0) {
     const first = summary.parseWarnings[0]!;
@@ -71,4 +72,49 @@ export function formatSlot(slot: Slot, writers: StateAccess[], readers: StateAcc
     `  readers    ${readers.length}`,
     ...access(readers),
   ].join('\n');
+}
+
+function stagerLine(organized: OrganizedHandbook): string {
+  return organized.stager.kind === 'offline' ? 'stages by the offline stager (deterministic, no model)' : `stages by the llm stager (${organized.stager.model})`;
+}
+
+function shortId(id: string): string {
+  const hash = id.indexOf('#');
+  return hash < 0 ? id : id.slice(hash + 1);
+}
+
+export function formatOverview(organized: OrganizedHandbook): string {
+  const overview = organized.overview;
+  const lines = [overview.title, ...(overview.description ? [`  ${overview.description}`] : []), `  ${stagerLine(organized)}`, ''];
+  for (const stage of organized.stages) lines.push(`  ${String(stage.position + 1).padStart(2)}. ${stage.id.padEnd(20)} ${String(stage.members.filter((member) => member.primary).length).padStart(5)} units  ${stage.description}`);
+  lines.push('', `  unassigned: ${overview.counts.unassigned} of ${overview.counts.units} units`);
+  if (overview.entryPoints.length > 0) lines.push(`  entry points: ${overview.entryPoints.slice(0, 6).map(shortId).join(', ')}${overview.entryPoints.length > 6 ? ', …' : ''}`);
+  if (overview.couplingSlots.length > 0) {
+    lines.push('  state coupling stages:');
+    for (const slot of overview.couplingSlots.slice(0, 8)) lines.push(`    ${shortId(slot.slot)}  (${slot.stages.join(', ')})`);
+  }
+  return lines.join('\n');
+}
+
+export function formatStage(stage: Stage, graph: ProgramGraph, organized: OrganizedHandbook): string {
+  const primary = stage.members.filter((member) => member.primary);
+  const lines = [`${stage.position + 1}. ${stage.name} (${stage.id}), ${stagerLine(organized)}`, `  ${stage.summary}`, ''];
+  if (stage.entryPoints.length > 0) lines.push(`  entry points: ${stage.entryPoints.map(shortId).join(', ')}`, '');
+  lines.push(`  members: ${primary.length}`);
+  for (const member of primary) {
+    const unit = graph.getUnit(member.unit);
+    if (unit) lines.push(`    ${unit.file}:${unit.startLine}  ${unit.symbol}`);
+  }
+  return lines.join('\n');
+}
+
+export function formatRegister(entries: readonly RegisterEntry[]): string {
+  if (entries.length === 0) return 'no shared state';
+  const lines: string[] = [];
+  for (const entry of entries) {
+    lines.push(`${shortId(entry.slot)}  ${entry.file}:${entry.line}  stages: ${entry.stages.join(', ') || '-'}`);
+    lines.push(`  writers: ${entry.writers.map((access) => shortId(access.unit)).join(', ') || '-'}`);
+    lines.push(`  readers: ${entry.readers.map((access) => shortId(access.unit)).join(', ') || '-'}`);
+  }
+  return lines.join('\n');
 }

@@ -2,9 +2,9 @@
 import { writeFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { z } from 'zod';
-import { buildHandbook, HandbookError, openHandbook } from '../index.js';
+import { buildHandbook, HandbookError, openHandbook, renderHandbook } from '../index.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
-import { formatNeighbours, formatSlot, formatSummary, formatUnit } from './format.js';
+import { formatNeighbours, formatOverview, formatRegister, formatSlot, formatStage, formatSummary, formatUnit } from './format.js';
 import { createProgressReporter } from './progress.js';
 
 const VERSION = '0.1.0';
@@ -19,6 +19,7 @@ function printJson(value: unknown): void {
 
 const buildOptionsSchema = z.object({
   db: z.string().min(1).optional(),
+  skeleton: z.string().min(1).optional(),
   json: z.boolean().optional(),
   progress: z.boolean().optional(),
   maxFileSize: z.coerce.number().int().positive().optional(),
@@ -29,6 +30,8 @@ const readOptionsSchema = z.object({
   db: z.string().min(1).optional(),
   json: z.boolean().optional(),
 });
+
+const renderOptionsSchema = readOptionsSchema.extend({ out: z.string().min(1).optional() });
 
 function parseOptions<T>(schema: z.ZodType<T>, raw: unknown): T {
   const parsed = schema.safeParse(raw);
@@ -44,6 +47,12 @@ function open(raw: unknown) {
   return { options, handbook: openHandbook(options.repo, options.db ? { database: options.db } : {}) };
 }
 
+const readOptions = (command: Command): Command =>
+  command
+    .option('--repo <dir>', 'repository folder', '.')
+    .option('--db <path>', 'database file (default: <repo>/.handbook/handbook.db)')
+    .option('--json', 'print JSON on stdout');
+
 export function createProgram(): Command {
   const program = new Command('handbook')
     .description('Makes AI-agent harness codebases readable, navigable and safely editable.')
@@ -58,6 +67,7 @@ export function createProgram(): Command {
     .argument('[repo]', 'repository folder', '.')
     .option('--db <path>', 'database file (default: <repo>/.handbook/handbook.db)')
     .option('--max-file-size <bytes>', 'skip source files larger than this (default 1000000)')
+    .option('--skeleton <file>', 'a JSON file of stages that replaces or extends the built-in skeleton')
     .option('--no-progress', 'do not show a progress bar')
     .option('--json', 'print the build summary as JSON on stdout')
     .action((repo: string, raw: unknown) => {
@@ -67,6 +77,7 @@ export function createProgram(): Command {
         const summary = buildHandbook(repo, {
           ...(options.db ? { database: options.db } : {}),
           ...(options.maxFileSize ? { maxFileBytes: options.maxFileSize } : {}),
+          ...(options.skeleton ? { skeleton: options.skeleton } : {}),
           onProgress: reporter.update,
         });
         reporter.stop();
@@ -77,12 +88,43 @@ export function createProgram(): Command {
       }
     });
 
+  readOptions(program.command('overview').description('what the harness is, its stages in order, entry points and the state that couples stages'))
+    .action((raw: unknown) => {
+      const { options, handbook } = open(raw);
+      if (options.json) printJson(handbook.organized.overview);
+      else print(formatOverview(handbook.organized));
+    });
+
+  readOptions(program.command('stage').description('one stage: summary, entry points and members').argument('<id>', 'stage id, as listed by `handbook overview`'))
+    .action((id: string, raw: unknown) => {
+      const { options, handbook } = open(raw);
+      const stage = handbook.organized.stages.find((candidate) => candidate.id === id);
+      if (!stage) throw new HandbookError('INVALID_INPUT', `no stage "${id}"`, `stages: ${handbook.organized.stages.map((candidate) => candidate.id).join(', ')}`);
+      if (options.json) printJson({ stager: handbook.organized.stager, ...stage });
+      else print(formatStage(stage, handbook.graph, handbook.organized));
+    });
+
+  readOptions(program.command('register').description('the state register: shared state with its writers, readers and the stages it couples').argument('[slot]', 'only this slot (id or Owner.field)'))
+    .action((reference: string | undefined, raw: unknown) => {
+      const { options, handbook } = open(raw);
+      let entries = handbook.register;
+      if (reference) {
+        const slot = handbook.graph.getSlotOrThrow(reference);
+        entries = entries.filter((entry) => entry.slot === slot.id);
+      }
+      if (options.json) printJson({ stager: handbook.organized.stager, slots: entries });
+      else print(formatRegister(entries));
+    });
+
+  readOptions(program.command('render').description('write the handbook as Markdown: overview.md, stages/<id>.md, register.md').option('--out <dir>', 'output folder (default: <repo>/.handbook/markdown)'))
+    .action((raw: unknown) => {
+      const options = parseOptions(renderOptionsSchema, raw);
+      const result = renderHandbook(options.repo, { ...(options.db ? { database: options.db } : {}), ...(options.out ? { out: options.out } : {}) });
+      if (options.json) printJson({ outDirectory: result.outDirectory, pages: result.pages.map((page) => page.path) });
+      else print(`wrote ${result.pages.length} pages to ${result.outDirectory}`);
+    });
+
   const graph = program.command('graph').description('query the program graph of the current handbook');
-  const readOptions = (command: Command): Command =>
-    command
-      .option('--repo <dir>', 'repository folder', '.')
-      .option('--db <path>', 'database file (default: <repo>/.handbook/handbook.db)')
-      .option('--json', 'print JSON on stdout');
 
   readOptions(graph.command('stats').description('counts of files, units, edges and resolved calls')).action((raw: unknown) => {
     const { options, handbook } = open(raw);

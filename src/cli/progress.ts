@@ -6,6 +6,7 @@ const LABELS: Record<BuildProgress['phase'], string> = {
   parse: 'parsing',
   index: 'indexing units',
   resolve: 'resolving calls',
+  organize: 'placing stages',
   write: 'writing handbook',
 };
 

@@ -43,6 +43,8 @@ export const unitSchema = z.object({
   exported: z.boolean(),
   /** sha256 (16 hex) of the unit's text with whitespace collapsed, so a move is not a change; a file unit hashes its bytes. */
   hash: z.string(),
+  /** Distinct words of the string literals in the unit's own body (not nested units'), space-separated. */
+  literals: z.string(),
   /** The unit that contains this one; undefined for a file. */
   parent: z.string().optional(),
 });
@@ -109,6 +111,8 @@ export const sourceFileSchema = z.object({
   lines: z.number().int().nonnegative(),
   test: z.boolean(),
   parseErrors: z.number().int().nonnegative(),
+  /** Modules imported from outside the repository (`openai`, `node:child_process`), sorted: what the file is built on. */
+  externalImports: z.array(z.string()),
 });
 export type SourceFileRecord = z.infer<typeof sourceFileSchema>;
 

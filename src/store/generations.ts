@@ -9,6 +9,7 @@ import {
   unresolvedCallSchema,
 } from '../graph/model.js';
 import { canonicalize } from '../graph/order.js';
+import { type OrganizedHandbook, overviewSchema, type Stage, stageSchema, stagerSchema } from '../organize/model.js';
 import type { HandbookDatabase } from './open-database.js';
 
 /** Rows per transaction: small enough that a kill loses little work, large enough to be fast. */
@@ -37,6 +38,7 @@ function chunked<T>(database: HandbookDatabase, rows: readonly T[], write: (row:
 export function writeGeneration(
   database: HandbookDatabase,
   graph: ProgramGraphData,
+  organized: OrganizedHandbook,
   details: { root: string; commit: string | null; createdAt: string; summary: (generation: number) => unknown },
 ): number {
   database.prepare("DELETE FROM generations WHERE status = 'building'").run();
@@ -46,13 +48,13 @@ export function writeGeneration(
       .prepare("INSERT INTO generations (status, created_at, root, commit_sha) VALUES ('building', ?, ?, ?)")
       .run(details.createdAt, details.root, details.commit).lastInsertRowid,
   );
-  const insertFile = database.prepare('INSERT INTO files VALUES (?, ?, ?, ?, ?, ?, ?)');
+  const insertFile = database.prepare('INSERT INTO files (generation, path, size, hash, lines, test, parse_errors, external_imports) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
   chunked(database, graph.files, (file) =>
-    insertFile.run(generation, file.path, file.size, file.hash, file.lines, file.test ? 1 : 0, file.parseErrors));
-  const insertUnit = database.prepare('INSERT INTO units VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    insertFile.run(generation, file.path, file.size, file.hash, file.lines, file.test ? 1 : 0, file.parseErrors, JSON.stringify(file.externalImports)));
+  const insertUnit = database.prepare('INSERT INTO units (generation, id, kind, file, symbol, start_line, end_line, signature, doc, exported, hash, parent, literals) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
   chunked(database, graph.units, (unit) =>
     insertUnit.run(generation, unit.id, unit.kind, unit.file, unit.symbol, unit.startLine, unit.endLine, unit.signature,
-      unit.doc, unit.exported ? 1 : 0, unit.hash, unit.parent ?? null));
+      unit.doc, unit.exported ? 1 : 0, unit.hash, unit.parent ?? null, unit.literals));
   const insertEdge = database.prepare('INSERT INTO edges VALUES (?, ?, ?, ?, ?, ?)');
   chunked(database, graph.edges, (edge) =>
     insertEdge.run(generation, edge.kind, edge.from, edge.to, JSON.stringify(edge.lines), edge.via ?? null));
@@ -61,6 +63,7 @@ export function writeGeneration(
     insertSlot.run(generation, slot.id, slot.kind, slot.file, slot.owner, slot.name, slot.line, slot.type));
   const insertUnresolved = database.prepare('INSERT INTO unresolved VALUES (?, ?, ?, ?, ?)');
   chunked(database, graph.unresolved, (call) => insertUnresolved.run(generation, call.from, call.text, call.line, call.reason));
+  writeOrganized(database, generation, organized);
 
   database.transaction(() => {
     database
@@ -73,9 +76,50 @@ export function writeGeneration(
   return generation;
 }
 
+function writeOrganized(database: HandbookDatabase, generation: number, organized: OrganizedHandbook): void {
+  const insertStage = database.prepare('INSERT INTO stages VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+  const insertMember = database.prepare('INSERT INTO stage_members VALUES (?, ?, ?, ?, ?)');
+  database.transaction(() => {
+    for (const stage of organized.stages) {
+      insertStage.run(generation, stage.id, stage.name, stage.description, stage.summary, stage.position, JSON.stringify(stage.entryPoints), JSON.stringify(stage.exits));
+    }
+    database.prepare('INSERT INTO handbooks VALUES (?, ?, ?, ?)').run(generation, JSON.stringify(organized.stager), JSON.stringify(organized.overview), JSON.stringify(organized.unassigned));
+  })();
+  const members = organized.stages.flatMap((stage) => stage.members.map((member) => ({ stage: stage.id, ...member })));
+  chunked(database, members, (member) => insertMember.run(generation, member.stage, member.unit, member.score, member.primary ? 1 : 0));
+}
+
+/** Reads the stages, overview and unassigned list of a generation. */
+export function readOrganized(database: HandbookDatabase, generation: number): OrganizedHandbook {
+  const row = database.prepare('SELECT stager, overview, unassigned FROM handbooks WHERE generation = ?').get(generation) as { stager: string; overview: string; unassigned: string } | undefined;
+  if (!row) throw new HandbookError('NO_HANDBOOK', 'this handbook has a program graph but no stages', 'run `handbook build` again');
+  const members = database.prepare('SELECT stage, unit, score, is_primary FROM stage_members WHERE generation = ? ORDER BY stage, unit').all(generation) as Array<{ stage: string; unit: string; score: number; is_primary: number }>;
+  const byStage = new Map<string, Stage['members']>();
+  for (const member of members) {
+    const list = byStage.get(member.stage) ?? [];
+    list.push({ unit: member.unit, score: member.score, primary: member.is_primary === 1 });
+    byStage.set(member.stage, list);
+  }
+  const stages = database.prepare('SELECT * FROM stages WHERE generation = ? ORDER BY position').all(generation) as Array<Record<string, unknown>>;
+  try {
+    return {
+      stager: stagerSchema.parse(JSON.parse(row.stager)),
+      overview: overviewSchema.parse(JSON.parse(row.overview)),
+      unassigned: z.array(z.string()).parse(JSON.parse(row.unassigned)),
+      stages: stages.map((stage) => stageSchema.parse({
+        id: stage.id, name: stage.name, description: stage.description, summary: stage.summary, position: stage.position,
+        entryPoints: JSON.parse(String(stage.entry_points)), exits: JSON.parse(String(stage.exits)),
+        members: byStage.get(String(stage.id)) ?? [],
+      })),
+    };
+  } catch (error) {
+    throw new HandbookError('DATABASE_CORRUPT', 'the handbook database holds stages this version cannot read', 'delete .handbook/handbook.db and run `handbook build` again', { cause: error });
+  }
+}
+
 function removeOrphanRows(database: HandbookDatabase): void {
   database.transaction(() => {
-    for (const table of ['files', 'units', 'edges', 'slots', 'unresolved'])
+    for (const table of ['files', 'units', 'edges', 'slots', 'unresolved', 'stages', 'stage_members', 'handbooks'])
       database.prepare(`DELETE FROM ${table} WHERE generation NOT IN (SELECT id FROM generations)`).run();
   })();
 }
@@ -111,17 +155,17 @@ export function currentGenerationOrThrow(database: HandbookDatabase): Generation
 
 /** Reads a generation back into the same plain form analysis produced, validated at the boundary. */
 export function readGraph(database: HandbookDatabase, generation: number): ProgramGraphData {
-  const files = database.prepare('SELECT path, size, hash, lines, test, parse_errors FROM files WHERE generation = ? ORDER BY path').all(generation) as Array<Record<string, unknown>>;
+  const files = database.prepare('SELECT path, size, hash, lines, test, parse_errors, external_imports FROM files WHERE generation = ? ORDER BY path').all(generation) as Array<Record<string, unknown>>;
   const units = database.prepare('SELECT * FROM units WHERE generation = ? ORDER BY id').all(generation) as Array<Record<string, unknown>>;
   const edges = database.prepare('SELECT kind, source, target, lines, via FROM edges WHERE generation = ? ORDER BY kind, source, target').all(generation) as Array<Record<string, unknown>>;
   const slots = database.prepare('SELECT * FROM slots WHERE generation = ? ORDER BY id').all(generation) as Array<Record<string, unknown>>;
   const unresolved = database.prepare('SELECT source, text, line, reason FROM unresolved WHERE generation = ? ORDER BY source, line, text').all(generation) as Array<Record<string, unknown>>;
   try {
     return canonicalize({
-      files: files.map((row) => sourceFileSchema.parse({ path: row.path, size: row.size, hash: row.hash, lines: row.lines, test: row.test === 1, parseErrors: row.parse_errors })),
+      files: files.map((row) => sourceFileSchema.parse({ path: row.path, size: row.size, hash: row.hash, lines: row.lines, test: row.test === 1, parseErrors: row.parse_errors, externalImports: JSON.parse(String(row.external_imports)) })),
       units: units.map((row) => unitSchema.parse({
         id: row.id, kind: row.kind, file: row.file, symbol: row.symbol, startLine: row.start_line, endLine: row.end_line,
-        signature: row.signature, doc: row.doc, exported: row.exported === 1, hash: row.hash,
+        signature: row.signature, doc: row.doc, exported: row.exported === 1, hash: row.hash, literals: row.literals,
         ...(row.parent === null ? {} : { parent: row.parent }),
       })),
       edges: edges.map((row) => edgeSchema.parse({

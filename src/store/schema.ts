@@ -40,6 +40,23 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX unresolved_by_source ON unresolved (generation, source);
   `,
+  `
+  ALTER TABLE units ADD COLUMN literals TEXT NOT NULL DEFAULT '';
+  ALTER TABLE files ADD COLUMN external_imports TEXT NOT NULL DEFAULT '[]';
+  CREATE TABLE stages (
+    generation INTEGER NOT NULL, id TEXT NOT NULL, name TEXT NOT NULL, description TEXT NOT NULL, summary TEXT NOT NULL,
+    position INTEGER NOT NULL, entry_points TEXT NOT NULL, exits TEXT NOT NULL,
+    PRIMARY KEY (generation, id)
+  ) WITHOUT ROWID;
+  CREATE TABLE stage_members (
+    generation INTEGER NOT NULL, stage TEXT NOT NULL, unit TEXT NOT NULL, score REAL NOT NULL, is_primary INTEGER NOT NULL,
+    PRIMARY KEY (generation, stage, unit)
+  ) WITHOUT ROWID;
+  CREATE INDEX stage_members_by_unit ON stage_members (generation, unit);
+  CREATE TABLE handbooks (
+    generation INTEGER PRIMARY KEY, stager TEXT NOT NULL, overview TEXT NOT NULL, unassigned TEXT NOT NULL
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,0 +1,19 @@
+import path from 'node:path';
+import { renderMarkdown, type RenderedPage } from '../render/render-markdown.js';
+import { writePages } from '../render/write-pages.js';
+import { openHandbook } from './open-handbook.js';
+
+export interface RenderOptions {
+  database?: string;
+  /** Output folder; `<repo>/.handbook/markdown` by default. */
+  out?: string;
+}
+
+/** Renders the current handbook to Markdown pages in a folder and returns what it wrote. */
+export function renderHandbook(root: string, options: RenderOptions = {}): { outDirectory: string; pages: RenderedPage[] } {
+  const handbook = openHandbook(root, options.database ? { database: options.database } : {});
+  const outDirectory = path.resolve(options.out ?? path.join(handbook.root, '.handbook', 'markdown'));
+  const pages = renderMarkdown({ graph: handbook.graph, organized: handbook.organized, register: handbook.register, outDirectory, root: handbook.root });
+  writePages(outDirectory, pages);
+  return { outDirectory, pages };
+}

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+
+export const stagerSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('offline') }),
+  z.object({
+    kind: z.literal('llm'),
+    model: z.string(),
+    /** Units the model left unassigned or answered badly for, assigned by the offline stager instead. */
+    fallbackUnits: z.number().int().nonnegative(),
+  }),
+]);
+/** Which stager produced a handbook: every output says it, so offline is never mistaken for a model. */
+export type Stager = z.infer<typeof stagerSchema>;
+
+export const stageMemberSchema = z.object({
+  unit: z.string(),
+  /** Strength of the assignment, 0..1, comparable within a handbook. */
+  score: z.number(),
+  /** The unit's main stage; a unit may also belong to other stages as a secondary member. */
+  primary: z.boolean(),
+});
+export type StageMember = z.infer<typeof stageMemberSchema>;
+
+export const stageSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  summary: z.string(),
+  /** 0-based place along the harness's execution. */
+  position: z.number().int().nonnegative(),
+  members: z.array(stageMemberSchema),
+  /** Members called from units of other stages. */
+  entryPoints: z.array(z.string()),
+  /** Members that call into other stages. */
+  exits: z.array(z.string()),
+});
+export type Stage = z.infer<typeof stageSchema>;
+
+export const overviewSchema = z.object({
+  title: z.string(),
+  description: z.string(),
+  stager: stagerSchema,
+  stages: z.array(z.object({ id: z.string(), name: z.string(), line: z.string(), members: z.number().int() })),
+  entryPoints: z.array(z.string()),
+  couplingSlots: z.array(z.object({ slot: z.string(), stages: z.array(z.string()), writers: z.number().int(), readers: z.number().int() })),
+  counts: z.object({ files: z.number().int(), units: z.number().int(), assigned: z.number().int(), unassigned: z.number().int(), slots: z.number().int(), registerSlots: z.number().int() }),
+});
+export type Overview = z.infer<typeof overviewSchema>;
+
+/** The organized handbook: stages in execution order, the units no stage claimed, and the overview. */
+export interface OrganizedHandbook {
+  stager: Stager;
+  stages: Stage[];
+  unassigned: string[];
+  overview: Overview;
+}
+
+export interface StateAccessRecord {
+  unit: string;
+  lines: number[];
+}
+
+/** One register row: a piece of shared state with everyone who writes and reads it, and the stages it couples. */
+export interface RegisterEntry {
+  slot: string;
+  kind: string;
+  owner: string;
+  type: string;
+  file: string;
+  line: number;
+  writers: StateAccessRecord[];
+  readers: StateAccessRecord[];
+  stages: string[];
+}

@@ -1,0 +1,87 @@
+import type { ProgramGraph } from '../graph/program-graph.js';
+import type { RegisterEntry, OrganizedHandbook, Stage, Stager } from './model.js';
+import type { UnitAssignment } from './offline-stager.js';
+import type { StageDefinition } from './skeleton.js';
+import { buildStateRegister } from './state-register.js';
+import { findEntryPoints, orderStages } from './stage-order.js';
+import { buildOverview, type ProjectDescription } from './overview.js';
+import { summarizeStage } from './stage-summary.js';
+
+const STAGE_EDGE_KINDS: ReadonlySet<string> = new Set(['calls', 'references', 'instantiates']);
+
+/**
+ * Turns per-unit stage assignments into the handbook: stages with members, entry points and
+ * exits, ordered along execution; the state register; and the overview.
+ */
+export function organizeHandbook(
+  graph: ProgramGraph,
+  skeleton: readonly StageDefinition[],
+  assignments: readonly UnitAssignment[],
+  stager: Stager,
+  project: ProjectDescription,
+): { handbook: OrganizedHandbook; register: RegisterEntry[] } {
+  const membersOf = new Map<string, string[]>(skeleton.map((stage) => [stage.id, []]));
+  const primaryStageOf = new Map<string, string>();
+  const scoreOf = new Map<string, number>();
+  const unassigned: string[] = [];
+  for (const assignment of assignments) {
+    if (assignment.stages.length === 0) {
+      unassigned.push(assignment.unit);
+      continue;
+    }
+    assignment.stages.forEach(({ stage, score }, position) => {
+      membersOf.get(stage)?.push(assignment.unit);
+      scoreOf.set(`${stage}\u0000${assignment.unit}`, score);
+      if (position === 0) primaryStageOf.set(assignment.unit, stage);
+    });
+  }
+
+  const candidates = new Set(assignments.map((assignment) => assignment.unit));
+  const entryPoints = findEntryPoints(graph, candidates);
+  const order = orderStages(graph, skeleton.map((stage) => stage.id), primaryStageOf, entryPoints);
+  const position = new Map(order.map((id, index) => [id, index]));
+
+  const register = buildStateRegister(graph, primaryStageOf, position);
+  const crossing = crossStageUnits(graph, primaryStageOf);
+  const stages: Stage[] = order.map((id) => {
+    const definition = skeleton.find((stage) => stage.id === id)!;
+    const members = (membersOf.get(id) ?? []).sort().map((unit) => ({ unit, score: scoreOf.get(`${id}\u0000${unit}`) ?? 0, primary: primaryStageOf.get(unit) === id }));
+    const memberSet = new Set(members.filter((member) => member.primary).map((member) => member.unit));
+    const stage: Stage = {
+      id,
+      name: definition.name,
+      description: definition.description,
+      summary: '',
+      position: position.get(id)!,
+      members,
+      entryPoints: [...memberSet].filter((unit) => crossing.entered.has(unit)).sort(),
+      exits: [...memberSet].filter((unit) => crossing.leaving.has(unit)).sort(),
+    };
+    stage.summary = summarizeStage(stage, graph, register, crossing.enteredCount);
+    return stage;
+  });
+  const handbook: OrganizedHandbook = {
+    stager,
+    stages,
+    unassigned: unassigned.sort(),
+    overview: buildOverview({ graph, stages, register, entryPoints, stager, project, unassigned: unassigned.length }),
+  };
+  return { handbook, register };
+}
+
+/** Which primary members are called from another stage, and which call into one. */
+function crossStageUnits(graph: ProgramGraph, primaryStageOf: Map<string, string>) {
+  const entered = new Set<string>();
+  const leaving = new Set<string>();
+  const enteredCount = new Map<string, number>();
+  for (const edge of graph.edges) {
+    if (!STAGE_EDGE_KINDS.has(edge.kind)) continue;
+    const from = primaryStageOf.get(edge.from);
+    const to = primaryStageOf.get(edge.to);
+    if (!from || !to || from === to) continue;
+    entered.add(edge.to);
+    leaving.add(edge.from);
+    enteredCount.set(edge.to, (enteredCount.get(edge.to) ?? 0) + 1);
+  }
+  return { entered, leaving, enteredCount };
+}

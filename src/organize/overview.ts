@@ -1,0 +1,85 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import type { ProgramGraph } from '../graph/program-graph.js';
+import type { Overview, RegisterEntry, Stage, Stager } from './model.js';
+
+export interface ProjectDescription {
+  title: string;
+  description: string;
+}
+
+const manifestSchema = z.object({ name: z.string().optional(), description: z.string().optional() }).passthrough();
+
+/** What the harness says it is: package.json first, else the README's first paragraph, else the folder name. */
+export function describeProject(root: string): ProjectDescription {
+  let title = path.basename(root);
+  let description = '';
+  const manifestFile = path.join(root, 'package.json');
+  if (existsSync(manifestFile)) {
+    try {
+      const manifest = manifestSchema.parse(JSON.parse(readFileSync(manifestFile, 'utf8')));
+      if (manifest.name) title = manifest.name;
+      if (manifest.description) description = manifest.description;
+    } catch {
+      // A broken package.json says nothing about the harness; the README may.
+    }
+  }
+  if (!description) description = readmeParagraph(root);
+  return { title, description };
+}
+
+function readmeParagraph(root: string): string {
+  const file = ['README.md', 'readme.md', 'Readme.md'].map((name) => path.join(root, name)).find((candidate) => existsSync(candidate));
+  if (!file) return '';
+  const paragraphs = readFileSync(file, 'utf8').split(/\n\s*\n/);
+  const prose = paragraphs.find((paragraph) => {
+    const text = paragraph.trim();
+    return text.length > 40 && !/^(#|!\[|\[!|<|```|\||-|\*)/.test(text);
+  });
+  return prose ? prose.replace(/\s+/g, ' ').replace(/\[([^\]]+)\]\([^)]+\)/g, '$1').trim().slice(0, 600) : '';
+}
+
+function firstSentence(text: string): string {
+  const match = /^(.+?[.!?])(\s|$)/.exec(text);
+  return match ? match[1]! : text;
+}
+
+export function buildOverview(input: {
+  graph: ProgramGraph;
+  stages: Stage[];
+  register: RegisterEntry[];
+  entryPoints: string[];
+  stager: Stager;
+  project: ProjectDescription;
+  unassigned: number;
+}): Overview {
+  const { graph, stages, register } = input;
+  const assigned = new Set(stages.flatMap((stage) => stage.members.map((member) => member.unit)));
+  const coupling = [...register]
+    .filter((entry) => entry.stages.length >= 2)
+    .sort((a, b) => b.stages.length - a.stages.length || b.writers.length + b.readers.length - (a.writers.length + a.readers.length) || (a.slot < b.slot ? -1 : 1))
+    .slice(0, 12)
+    .map((entry) => ({ slot: entry.slot, stages: entry.stages, writers: entry.writers.length, readers: entry.readers.length }));
+  return {
+    title: input.project.title,
+    description: input.project.description,
+    stager: input.stager,
+    stages: stages.map((stage) => ({
+      id: stage.id,
+      name: stage.name,
+      line: firstSentence(stage.description),
+      members: stage.members.filter((member) => member.primary).length,
+    })),
+    entryPoints: input.entryPoints.slice(0, 15),
+    couplingSlots: coupling,
+    counts: {
+      files: graph.toData().files.length,
+      units: graph.units.filter((unit) => unit.kind !== 'file').length,
+      assigned: assigned.size,
+      unassigned: input.unassigned,
+      slots: graph.slots.length,
+      registerSlots: register.length,
+    },
+  };
+}

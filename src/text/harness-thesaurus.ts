@@ -1,0 +1,66 @@
+import { stem } from './identifier-words.js';
+
+/**
+ * Harness-domain synonyms: maintainers say "redact", code says "mask" or "sanitize"; "the chat
+ * is too long" is compression. Each group is a concept; a word may sit in several. The groups
+ * describe the domain, not any one repository.
+ */
+const GROUPS: Record<string, string> = {
+  secret: 'secret secrets credential credentials password passwd apikey bearer sensitive pii',
+  redact: 'redact redaction mask masking sanitize sanitise scrub censor obfuscate elide anonymize',
+  retry: 'retry backoff attempt again transient throttle quota ratelimit rate limit jitter exponential',
+  fallback: 'fallback degrade alternative downgrade switch failover',
+  error: 'error fail failure exception throw catch crash recover recovery fatal abort',
+  compress: 'compress compression compact compaction summarize summary condense truncate trim prune shrink overflow long',
+  token: 'token tokenize tokenizer count budget window length size limit',
+  approval: 'approve approval confirm confirmation consent permission allow deny policy trust ask yolo',
+  validate: 'validate validation validator schema verify check sanitize assert invalid',
+  shell: 'shell command exec execute spawn process terminal bash pty child run',
+  file: 'file read write edit patch diff path directory folder glob grep replace',
+  network: 'fetch http https url web request download browse search',
+  subagent: 'agent subagent delegate delegation',
+  extension: 'mcp extension plugin server external',
+  model: 'model llm provider client generate generation completion chat gemini openai anthropic claude gpt',
+  stream: 'stream streaming chunk delta sse event',
+  parse: 'parse parser response output content part json extract candidate',
+  tool: 'tool function call invoke invocation dispatch registry register declaration',
+  prompt: 'prompt system instruction message context history memory template',
+  session: 'session conversation transcript checkpoint resume restore save persist persistence store record snapshot',
+  log: 'log logger logging debug trace tracing telemetry metric metrics span observe monitor otel opentelemetry',
+  config: 'config configuration setting settings option env environment flag preference default load',
+  ui: 'ui render display print terminal ink react component view color theme keypress',
+  loop: 'loop turn step iteration next',
+  cancel: 'cancel abort interrupt signal stop timeout kill',
+  sandbox: 'sandbox container docker seatbelt isolate isolation jail',
+  auth: 'auth oauth login account authenticate authentication',
+};
+
+const conceptsByTerm = new Map<string, string[]>();
+for (const [concept, words] of Object.entries(GROUPS)) {
+  for (const word of words.split(' ')) {
+    const term = stem(word);
+    const concepts = conceptsByTerm.get(term) ?? [];
+    if (!concepts.includes(concept)) concepts.push(concept);
+    conceptsByTerm.set(term, concepts);
+  }
+}
+
+/** The concepts a (stemmed) term belongs to; empty when the thesaurus does not know it. */
+export function conceptsOf(term: string): readonly string[] {
+  return conceptsByTerm.get(term) ?? [];
+}
+
+/** A term and every synonym the thesaurus gives it, the term itself first. */
+export function expandTerm(term: string): string[] {
+  const expanded = new Set([term]);
+  for (const concept of conceptsOf(term)) for (const word of GROUPS[concept]!.split(' ')) expanded.add(stem(word));
+  return [...expanded];
+}
+
+/**
+ * Like expandTerm, but only for a term that belongs to one concept: "limit" is both a rate limit
+ * and a token limit, and expanding it would blur the two.
+ */
+export function expandUnambiguous(term: string): string[] {
+  return conceptsOf(term).length === 1 ? expandTerm(term) : [term];
+}

@@ -1,0 +1,49 @@
+/**
+ * Splits identifiers and prose into lowercase words: `getHTTPResponse2` → get, http, response;
+ * `max_retry_count` → max, retry, count. The same split serves code and requests, so that a
+ * request's words meet the code's words.
+ */
+export function splitWords(text: string): string[] {
+  const words: string[] = [];
+  const spaced = text
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .replace(/[^A-Za-z]+/g, ' ');
+  for (const raw of spaced.split(' ')) {
+    if (raw.length < 2) continue;
+    words.push(raw.toLowerCase());
+  }
+  return words;
+}
+
+const STOP_WORDS = new Set(
+  ('a an and are as at be been but by can could did do does done each else for from had has have how if in into is it its ' +
+    'itself just may might more most must no not of on or our out over should so some such than that the their them then ' +
+    'there these they this those to too up upon us was we were what when where which while who whom why will with would ' +
+    'you your get set new any all every both one two via per let const var function return true false null undefined void ' +
+    'async await type string number boolean object export import default class interface extends implements this self').split(' '),
+);
+
+export function isStopWord(word: string): boolean {
+  return STOP_WORDS.has(word);
+}
+
+/** A light stemmer: enough to meet "retries" with "retry" and "masking" with "mask", never a dictionary. */
+export function stem(word: string): string {
+  if (word.length <= 4) return word;
+  if (word.endsWith('ies') && word.length > 5) return `${word.slice(0, -3)}y`;
+  if (word.endsWith('ing') && word.length > 6) return undouble(word.slice(0, -3));
+  if (word.endsWith('ed') && word.length > 5) return undouble(word.slice(0, -2));
+  if (word.endsWith('es') && /(ss|x|ch|sh)es$/.test(word)) return word.slice(0, -2);
+  if (word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('us') && !word.endsWith('is')) return word.slice(0, -1);
+  return word;
+}
+
+function undouble(word: string): string {
+  return /([bdgmnprt])\1$/.test(word) ? word.slice(0, -1) : word;
+}
+
+/** Words of a text, split, stop words removed, stemmed. */
+export function terms(text: string): string[] {
+  return splitWords(text).filter((word) => !isStopWord(word)).map(stem);
+}
