@@ -21,6 +21,8 @@ export interface AnalysisProgress {
 
 export interface AnalyzeOptions {
   maxFileBytes?: number;
+  /** Folders (relative to the root) to analyze instead of the whole root. */
+  include?: string[];
   onProgress?: (progress: AnalysisProgress) => void;
 }
 
@@ -73,6 +75,7 @@ export function analyzeRepository(root: string, options: AnalyzeOptions = {}): A
   const setup = createCompilerSetup(absoluteRoot);
   const discovery = discoverFiles(absoluteRoot, {
     ...(options.maxFileBytes === undefined ? {} : { maxFileBytes: options.maxFileBytes }),
+    ...(options.include ? { include: options.include } : {}),
     buildOutputDirectories: setup.outDirectories,
   });
   if (discovery.files.length === 0) {

@@ -30,6 +30,8 @@ export interface DiscoveryOptions {
   maxFileBytes?: number;
   /** Extra folders (relative to the root) whose contents are build output, e.g. tsconfig outDirs. */
   buildOutputDirectories?: string[];
+  /** Only these folders (relative to the root) are analyzed; the whole root when absent. */
+  include?: string[];
   /** Reads the first bytes of a file; injectable so tests can simulate files this process may not read. */
   readHead?: (absolutePath: string, length: number) => Buffer;
 }
@@ -179,6 +181,13 @@ export function discoverFiles(root: string, options: DiscoveryOptions = {}): Dis
   };
 
   if (!lstatSync(root).isDirectory() && !statSync(root).isDirectory()) return result;
-  walk(root, '');
+  if (!options.include || options.include.length === 0) walk(root, '');
+  else {
+    for (const folder of [...new Set(options.include.map((entry) => entry.replace(/^\.\/|\/+$/g, '')))].sort()) {
+      const absolute = path.resolve(root, folder);
+      if (absolute !== realRoot && !absolute.startsWith(realRoot + path.sep)) continue;
+      if (existsSync(absolute) && statSync(absolute).isDirectory()) walk(absolute, path.relative(root, absolute).split(path.sep).join('/'));
+    }
+  }
   return result;
 }

@@ -13,6 +13,8 @@ export interface BuildOptions {
   /** Where the database lives; `<root>/.handbook/handbook.db` by default. */
   database?: string;
   maxFileBytes?: number;
+  /** Folders (relative to the repository) to analyze instead of all of it. */
+  include?: string[];
   /** A skeleton file (`--skeleton stages.json`) that replaces or extends the built-in stages. */
   skeleton?: string;
   onProgress?: (progress: BuildProgress) => void;
@@ -27,6 +29,7 @@ export function buildHandbook(root: string, options: BuildOptions = {}): BuildSu
   const absoluteRoot = assertRepositoryRoot(root);
   const analysis = analyzeRepository(absoluteRoot, {
     ...(options.maxFileBytes === undefined ? {} : { maxFileBytes: options.maxFileBytes }),
+    ...(options.include ? { include: options.include } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
   const skeleton = loadSkeleton(options.skeleton);

@@ -7,6 +7,8 @@ export interface RenderOptions {
   database?: string;
   /** Output folder; `<repo>/.handbook/markdown` by default. */
   out?: string;
+  /** false renders in memory only, e.g. to check that a committed handbook is fresh. */
+  write?: boolean;
 }
 
 /** Renders the current handbook to Markdown pages in a folder and returns what it wrote. */
@@ -14,6 +16,6 @@ export function renderHandbook(root: string, options: RenderOptions = {}): { out
   const handbook = openHandbook(root, options.database ? { database: options.database } : {});
   const outDirectory = path.resolve(options.out ?? path.join(handbook.root, '.handbook', 'markdown'));
   const pages = renderMarkdown({ graph: handbook.graph, organized: handbook.organized, register: handbook.register, outDirectory, root: handbook.root });
-  writePages(outDirectory, pages);
+  if (options.write !== false) writePages(outDirectory, pages);
   return { outDirectory, pages };
 }

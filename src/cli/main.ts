@@ -20,6 +20,7 @@ function printJson(value: unknown): void {
 const buildOptionsSchema = z.object({
   db: z.string().min(1).optional(),
   skeleton: z.string().min(1).optional(),
+  include: z.array(z.string().min(1)).optional(),
   json: z.boolean().optional(),
   progress: z.boolean().optional(),
   maxFileSize: z.coerce.number().int().positive().optional(),
@@ -67,6 +68,7 @@ export function createProgram(): Command {
     .argument('[repo]', 'repository folder', '.')
     .option('--db <path>', 'database file (default: <repo>/.handbook/handbook.db)')
     .option('--max-file-size <bytes>', 'skip source files larger than this (default 1000000)')
+    .option('--include <dir...>', 'analyze only these folders of the repository')
     .option('--skeleton <file>', 'a JSON file of stages that replaces or extends the built-in skeleton')
     .option('--no-progress', 'do not show a progress bar')
     .option('--json', 'print the build summary as JSON on stdout')
@@ -78,6 +80,7 @@ export function createProgram(): Command {
           ...(options.db ? { database: options.db } : {}),
           ...(options.maxFileSize ? { maxFileBytes: options.maxFileSize } : {}),
           ...(options.skeleton ? { skeleton: options.skeleton } : {}),
+          ...(options.include ? { include: options.include } : {}),
           onProgress: reporter.update,
         });
         reporter.stop();

@@ -15,7 +15,9 @@ const louvain = createRequire(import.meta.url)('graphology-communities-louvain')
 const WEIGHTS = {
   synonym: 0.5,
   packageImport: 2,
-  community: 0.5,
+  /** Share of the mean of a file's units added to each of them: a constant in compaction.ts is about compaction. */
+  file: 0.5,
+  community: 0.4,
   propagation: 0.3,
   propagationRounds: 2,
   /** A unit whose best stage scores below this has no real signal and stays unassigned. */
@@ -92,6 +94,8 @@ export function assignStagesOffline(graph: ProgramGraph, skeleton: readonly Stag
     return vector;
   });
 
+  addFilePrior(units, scores, stageCount);
+
   const positionOf = new Map(units.map((unit, position) => [unit.id, position]));
   const neighbours = units.map(() => [] as number[]);
   const callGraph = new UndirectedGraph();
@@ -123,6 +127,22 @@ export function assignStagesOffline(graph: ProgramGraph, skeleton: readonly Stag
       unit: unit.id,
       stages: chosen.map((stage) => ({ stage: skeleton[stage]!.id, score: Math.round((vector[stage]! / total) * 1000) / 1000 })),
     };
+  });
+}
+
+function addFilePrior(units: Unit[], scores: Float64Array[], stageCount: number): void {
+  const byFile = new Map<string, { sum: Float64Array; count: number }>();
+  units.forEach((unit, position) => {
+    let total = byFile.get(unit.file);
+    if (!total) byFile.set(unit.file, (total = { sum: new Float64Array(stageCount), count: 0 }));
+    total.count += 1;
+    for (let stage = 0; stage < stageCount; stage += 1) total.sum[stage]! += scores[position]![stage]!;
+  });
+  const own = scores.map((vector) => Float64Array.from(vector));
+  units.forEach((unit, position) => {
+    const total = byFile.get(unit.file)!;
+    if (total.count < 2) return;
+    for (let stage = 0; stage < stageCount; stage += 1) scores[position]![stage]! += (WEIGHTS.file * (total.sum[stage]! - own[position]![stage]!)) / (total.count - 1);
   });
 }
 

@@ -54,7 +54,7 @@ export const SEED_SKELETON: readonly StageDefinition[] = [
     id: 'tool-boundary',
     name: 'Tool boundary: validation, policy, approval',
     description: 'Checks tool calls before they run: argument validation, policy rules and user approval',
-    hints: ['validate', 'validation', 'schema', 'policy', 'approval', 'approve', 'confirm', 'confirmation', 'permission', 'allow', 'deny', 'trust', 'safety', 'check'],
+    hints: ['validate', 'validation', 'schema', 'policy', 'approval', 'approve', 'confirm', 'confirmation', 'permission', 'allow', 'deny', 'trust', 'safety', 'check', 'guard', 'guarded', 'guardrail'],
     packages: ['ajv', 'ajv-formats', 'zod', 'picomatch'],
   },
   {
