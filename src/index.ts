@@ -8,3 +8,21 @@ export { HandbookError, type ErrorCode } from './errors.js';
 export { renderHandbook, type RenderOptions } from './api/render-handbook.js';
 export type { OrganizedHandbook, Stage, StageMember, Overview, RegisterEntry, Stager } from './organize/model.js';
 export { SEED_SKELETON, type StageDefinition } from './organize/skeleton.js';
+export { parseModelSpec, formatModelSpec, type ModelSpec, type OnlineModelSpec, type OnlineModelSpecText } from './llm/model-spec.js';
+export { createProvider, type CreateProviderOptions } from './llm/create-provider.js';
+export { withRetries, retryDelayMs, DEFAULT_RETRY_POLICY, type RetryPolicy } from './llm/retrying-provider.js';
+export { ProviderError, PROVIDER_ERROR_KINDS, type ProviderErrorKind } from './llm/provider-error.js';
+export type {
+  ChatProvider,
+  ChatRequest,
+  ChatResponse,
+  ChatMessage,
+  ChatTool,
+  ChatToolCall,
+  ChatToolChoice,
+  ChatResponseFormat,
+  ChatStopReason,
+  TokenUsage,
+  CompleteOptions,
+  RetryEvent,
+} from './llm/chat-types.js';

@@ -34,8 +34,10 @@ export function buildHandbook(root: string, options: BuildOptions = {}): BuildSu
   });
   const skeleton = loadSkeleton(options.skeleton);
   options.onProgress?.({ phase: 'organize', done: 0, total: 1 });
+  const organizeStarted = performance.now();
   const graph = new ProgramGraph(analysis.graph);
   const { handbook } = organizeOffline(graph, skeleton, absoluteRoot);
+  const stagerMs = Math.round(performance.now() - organizeStarted);
   options.onProgress?.({ phase: 'organize', done: 1, total: 1 });
   const databasePath = databasePathFor(absoluteRoot, options.database);
   const commit = currentCommit(absoluteRoot);
@@ -53,6 +55,7 @@ export function buildHandbook(root: string, options: BuildOptions = {}): BuildSu
           generation,
           commit,
           durationMs: Math.round(performance.now() - started),
+          stagerMs,
         });
         return summary;
       },

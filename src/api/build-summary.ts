@@ -33,13 +33,15 @@ export interface BuildSummary {
   assigned: number;
   unassigned: number;
   registerSlots: number;
+  /** Time spent placing units in stages and building the register, within durationMs. */
+  stagerMs: number;
   durationMs: number;
 }
 
 export function summarize(
   analysis: AnalysisResult,
   handbook: OrganizedHandbook,
-  details: { database: string; generation: number; commit: string | null; durationMs: number },
+  details: { database: string; generation: number; commit: string | null; durationMs: number; stagerMs: number },
 ): BuildSummary {
   const units = Object.fromEntries(UNIT_KINDS.map((kind) => [kind, 0])) as Record<UnitKind, number>;
   for (const unit of analysis.graph.units) units[unit.kind] += 1;
@@ -73,6 +75,7 @@ export function summarize(
     assigned: handbook.overview.counts.assigned,
     unassigned: handbook.overview.counts.unassigned,
     registerSlots: handbook.overview.counts.registerSlots,
+    stagerMs: details.stagerMs,
     durationMs: details.durationMs,
   };
 }
