@@ -38,7 +38,7 @@ function coldBuild(dir) {
   const script = `
     const started = performance.now();
     const { buildHandbook } = await import(${JSON.stringify(path.join(root, 'dist', 'index.js'))});
-    const summary = buildHandbook(process.argv[1], { database: process.argv[2] });
+    const summary = await buildHandbook(process.argv[1], { database: process.argv[2] });
     process.stdout.write(JSON.stringify({ ms: performance.now() - started, rssMb: process.resourceUsage().maxRSS / 1024, files: summary.files, units: summary.units, share: summary.calls.resolvedShare }));`;
   const started = performance.now();
   const output = execFileSync(process.execPath, ['--input-type=module', '-e', script, dir, database], { encoding: 'utf8', maxBuffer: 1 << 24 });

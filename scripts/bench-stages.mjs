@@ -20,7 +20,7 @@ for (const name of sets) {
   }
   const scope = JSON.parse(readFileSync(setFile, 'utf8')).scope;
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'handbook-stages-'));
-  const summary = buildHandbook(repo, { database: path.join(scratch, 'handbook.db'), ...(scope ? { include: scope } : {}) });
+  const summary = await buildHandbook(repo, { database: path.join(scratch, 'handbook.db'), ...(scope ? { include: scope } : {}) });
   rmSync(scratch, { recursive: true, force: true });
   const total = summary.assigned + summary.unassigned;
   console.log(`- ${name} (${scope ? scope.join(', ') : 'whole repository'}): ${summary.files} files, ${total} units to place; ${summary.assigned} placed (${((summary.assigned / total) * 100).toFixed(1)}%), ${summary.unassigned} unassigned; stager ${summary.stagerMs} ms of a ${summary.durationMs} ms build; ${summary.registerSlots} register slots`);

@@ -1,11 +1,19 @@
 import { analyzeRepository, type AnalysisProgress, assertRepositoryRoot } from '../analyze/analyze-repository.js';
-import { openDatabase, databasePathFor } from '../store/open-database.js';
-import { writeGeneration } from '../store/generations.js';
 import { ProgramGraph } from '../graph/program-graph.js';
+import type { ChatProvider } from '../llm/chat-types.js';
+import { createProvider, type CreateProviderOptions } from '../llm/create-provider.js';
+import { assignStagesWithModel } from '../organize/llm-stager.js';
+import { summarizeStagesWithModel } from '../organize/llm-summaries.js';
+import type { OrganizedHandbook } from '../organize/model.js';
+import { assignStagesOffline } from '../organize/offline-stager.js';
+import { organizeHandbook } from '../organize/organize-handbook.js';
+import { describeProject } from '../organize/overview.js';
 import { loadSkeleton } from '../organize/skeleton.js';
-import { organizeOffline } from '../organize/stage-repository.js';
+import { writeGeneration } from '../store/generations.js';
+import { DatabaseModelCache } from '../store/model-cache-table.js';
+import { databasePathFor, openDatabase } from '../store/open-database.js';
+import { type BuildSummary, type ModelUse, summarize } from './build-summary.js';
 import { currentCommit } from './git-commit.js';
-import { type BuildSummary, summarize } from './build-summary.js';
 
 export type BuildProgress = AnalysisProgress | { phase: 'organize' | 'write'; done: number; total: number };
 
@@ -17,33 +25,61 @@ export interface BuildOptions {
   include?: string[];
   /** A skeleton file (`--skeleton stages.json`) that replaces or extends the built-in stages. */
   skeleton?: string;
+  /** `offline` (default) or a model spec: `anthropic:MODEL`, `openai:MODEL`, `openai-compatible:MODEL@URL`. */
+  model?: string;
+  /** Keys, base URL and retry settings for the model provider; the environment by default. */
+  provider?: CreateProviderOptions;
   onProgress?: (progress: BuildProgress) => void;
 }
 
 /**
- * Analyzes the repository and stores the result as the handbook's new current generation.
- * The previous generation stays readable until the new one is complete.
+ * Analyzes the repository, places its units in stages and stores the result as the handbook's
+ * new current generation. The previous generation stays readable until the new one is complete.
  */
-export function buildHandbook(root: string, options: BuildOptions = {}): BuildSummary {
+export async function buildHandbook(root: string, options: BuildOptions = {}): Promise<BuildSummary> {
   const started = performance.now();
   const absoluteRoot = assertRepositoryRoot(root);
+  const skeleton = loadSkeleton(options.skeleton);
+  // A missing key is reported before any work is done.
+  const provider: ChatProvider | undefined = createProvider(options.model ?? 'offline', options.provider);
   const analysis = analyzeRepository(absoluteRoot, {
     ...(options.maxFileBytes === undefined ? {} : { maxFileBytes: options.maxFileBytes }),
     ...(options.include ? { include: options.include } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
-  const skeleton = loadSkeleton(options.skeleton);
-  options.onProgress?.({ phase: 'organize', done: 0, total: 1 });
-  const organizeStarted = performance.now();
-  const graph = new ProgramGraph(analysis.graph);
-  const { handbook } = organizeOffline(graph, skeleton, absoluteRoot);
-  const stagerMs = Math.round(performance.now() - organizeStarted);
-  options.onProgress?.({ phase: 'organize', done: 1, total: 1 });
   const databasePath = databasePathFor(absoluteRoot, options.database);
   const commit = currentCommit(absoluteRoot);
-  options.onProgress?.({ phase: 'write', done: 0, total: 1 });
   const database = openDatabase(databasePath, { create: true });
   try {
+    const organizeStarted = performance.now();
+    options.onProgress?.({ phase: 'organize', done: 0, total: 1 });
+    const graph = new ProgramGraph(analysis.graph);
+    const offline = assignStagesOffline(graph, skeleton);
+    const project = describeProject(absoluteRoot);
+    let handbook: OrganizedHandbook;
+    let modelUse: ModelUse | undefined;
+    if (!provider) {
+      handbook = organizeHandbook(graph, skeleton, offline, { kind: 'offline' }, project).handbook;
+    } else {
+      const cache = new DatabaseModelCache(database);
+      const report = await assignStagesWithModel(graph, skeleton, offline, {
+        provider,
+        cache,
+        onProgress: (done, total) => options.onProgress?.({ phase: 'organize', done, total }),
+      });
+      handbook = organizeHandbook(graph, skeleton, report.assignments, { kind: 'llm', model: provider.id, fallbackUnits: report.fallbackUnits }, project).handbook;
+      const summaries = await summarizeStagesWithModel(graph, handbook.stages, provider, cache);
+      modelUse = {
+        model: provider.id,
+        calls: report.modelCalls + summaries.modelCalls,
+        cachedUnits: report.cachedUnits,
+        fallbackUnits: report.fallbackUnits,
+        fallbackSummaries: summaries.fallbackStages,
+        rejected: [...report.rejected, ...summaries.rejected],
+      };
+    }
+    const stagerMs = Math.round(performance.now() - organizeStarted);
+    options.onProgress?.({ phase: 'write', done: 0, total: 1 });
     let summary: BuildSummary | undefined;
     writeGeneration(database, analysis.graph, handbook, {
       root: absoluteRoot,
@@ -56,6 +92,7 @@ export function buildHandbook(root: string, options: BuildOptions = {}): BuildSu
           commit,
           durationMs: Math.round(performance.now() - started),
           stagerMs,
+          ...(modelUse ? { model: modelUse } : {}),
         });
         return summary;
       },

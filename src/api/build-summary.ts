@@ -2,6 +2,18 @@ import type { AnalysisResult } from '../analyze/analyze-repository.js';
 import type { OrganizedHandbook, Stager } from '../organize/model.js';
 import { EDGE_KINDS, type EdgeKind, UNIT_KINDS, type UnitKind } from '../graph/model.js';
 
+/** What the model did in an llm build: calls made, answers reused, and every answer thrown away. */
+export interface ModelUse {
+  model: string;
+  calls: number;
+  cachedUnits: number;
+  fallbackUnits: number;
+  fallbackSummaries: number;
+  rejected: string[];
+}
+
+const REJECTIONS_KEPT = 20;
+
 export interface BuildSummary {
   root: string;
   database: string;
@@ -35,13 +47,15 @@ export interface BuildSummary {
   registerSlots: number;
   /** Time spent placing units in stages and building the register, within durationMs. */
   stagerMs: number;
+  /** Present when a model placed the units. */
+  model?: ModelUse;
   durationMs: number;
 }
 
 export function summarize(
   analysis: AnalysisResult,
   handbook: OrganizedHandbook,
-  details: { database: string; generation: number; commit: string | null; durationMs: number; stagerMs: number },
+  details: { database: string; generation: number; commit: string | null; durationMs: number; stagerMs: number; model?: ModelUse },
 ): BuildSummary {
   const units = Object.fromEntries(UNIT_KINDS.map((kind) => [kind, 0])) as Record<UnitKind, number>;
   for (const unit of analysis.graph.units) units[unit.kind] += 1;
@@ -76,6 +90,7 @@ export function summarize(
     unassigned: handbook.overview.counts.unassigned,
     registerSlots: handbook.overview.counts.registerSlots,
     stagerMs: details.stagerMs,
+    ...(details.model ? { model: { ...details.model, rejected: details.model.rejected.slice(0, REJECTIONS_KEPT) } } : {}),
     durationMs: details.durationMs,
   };
 }

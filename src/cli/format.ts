@@ -24,6 +24,10 @@ export function formatSummary(summary: BuildSummary, heading: string): string {
     `  state      ${summary.slots} slots, ${summary.registerSlots} shared across units`,
     `  stages     ${summary.stages.length} by the ${summary.stager.kind === 'offline' ? 'offline stager (deterministic, no model)' : `llm stager (${summary.stager.model})`}: ${summary.assigned} units placed, ${summary.unassigned} unassigned`,
   ];
+  if (summary.model) {
+    const use = summary.model;
+    lines.push(`  model      ${use.calls} calls to ${use.model}; ${use.cachedUnits} units answered from the cache; ${use.fallbackUnits} units and ${use.fallbackSummaries} summaries left to the offline stager; ${use.rejected.length} answers rejected${use.rejected[0] ? ` (first: ${use.rejected[0]})` : ''}`);
+  }
   if (summary.parseWarnings.length > 0) {
     const first = summary.parseWarnings[0]!;
     lines.push(`  warnings   ${summary.parseWarnings.length} file(s) with syntax errors, analyzed partially; first: ${first.file}:${first.line} ${first.message}`);

@@ -21,6 +21,7 @@ const buildOptionsSchema = z.object({
   db: z.string().min(1).optional(),
   skeleton: z.string().min(1).optional(),
   include: z.array(z.string().min(1)).optional(),
+  model: z.string().min(1).optional(),
   json: z.boolean().optional(),
   progress: z.boolean().optional(),
   maxFileSize: z.coerce.number().int().positive().optional(),
@@ -69,18 +70,20 @@ export function createProgram(): Command {
     .option('--db <path>', 'database file (default: <repo>/.handbook/handbook.db)')
     .option('--max-file-size <bytes>', 'skip source files larger than this (default 1000000)')
     .option('--include <dir...>', 'analyze only these folders of the repository')
+    .option('--model <spec>', 'stager: offline (default) | anthropic:MODEL | openai:MODEL | openai-compatible:MODEL@URL')
     .option('--skeleton <file>', 'a JSON file of stages that replaces or extends the built-in skeleton')
     .option('--no-progress', 'do not show a progress bar')
     .option('--json', 'print the build summary as JSON on stdout')
-    .action((repo: string, raw: unknown) => {
+    .action(async (repo: string, raw: unknown) => {
       const options = parseOptions(buildOptionsSchema, raw);
       const reporter = createProgressReporter(options.progress !== false && !options.json);
       try {
-        const summary = buildHandbook(repo, {
+        const summary = await buildHandbook(repo, {
           ...(options.db ? { database: options.db } : {}),
           ...(options.maxFileSize ? { maxFileBytes: options.maxFileSize } : {}),
           ...(options.skeleton ? { skeleton: options.skeleton } : {}),
           ...(options.include ? { include: options.include } : {}),
+          ...(options.model ? { model: options.model } : {}),
           onProgress: reporter.update,
         });
         reporter.stop();

@@ -1,10 +1,10 @@
 import type { ProgramGraph } from '../graph/program-graph.js';
 import type { RegisterEntry, OrganizedHandbook, Stage, Stager } from './model.js';
-import type { UnitAssignment } from './offline-stager.js';
+import { assignStagesOffline, type UnitAssignment } from './offline-stager.js';
 import type { StageDefinition } from './skeleton.js';
 import { buildStateRegister } from './state-register.js';
 import { findEntryPoints, orderStages } from './stage-order.js';
-import { buildOverview, type ProjectDescription } from './overview.js';
+import { buildOverview, describeProject, type ProjectDescription } from './overview.js';
 import { summarizeStage } from './stage-summary.js';
 
 const STAGE_EDGE_KINDS: ReadonlySet<string> = new Set(['calls', 'references', 'instantiates']);
@@ -84,4 +84,9 @@ function crossStageUnits(graph: ProgramGraph, primaryStageOf: Map<string, string
     enteredCount.set(edge.to, (enteredCount.get(edge.to) ?? 0) + 1);
   }
   return { entered, leaving, enteredCount };
+}
+
+/** The offline path from a program graph to an organized handbook: deterministic, no model. */
+export function organizeOffline(graph: ProgramGraph, skeleton: readonly StageDefinition[], root: string): { handbook: OrganizedHandbook; register: RegisterEntry[] } {
+  return organizeHandbook(graph, skeleton, assignStagesOffline(graph, skeleton), { kind: 'offline' }, describeProject(root));
 }

@@ -57,6 +57,9 @@ export const MIGRATIONS: readonly string[] = [
     generation INTEGER PRIMARY KEY, stager TEXT NOT NULL, overview TEXT NOT NULL, unassigned TEXT NOT NULL
   );
   `,
+  `
+  CREATE TABLE model_cache (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -86,9 +86,19 @@ describe('handbook CLI', () => {
     handbook(['build', repo]);
     expectOneLineError(handbook(['graph', 'show', 'nothingLikeThis', '--repo', repo]), 2, /no unit named/);
     expectOneLineError(handbook(['graph', 'show', 'complete', '--repo', repo]), 2, /names 2 units/);
+    expectOneLineError(handbook(['build', repo, '--model', 'gpt4']), 2, /model spec "gpt4" names no provider/);
+    expectOneLineError(handbook(['build', repo, '--skeleton', '/no/such/stages.json']), 2, /cannot read the skeleton file/);
     const corrupt = path.join(scratchDirectory(), 'bad.db');
     writeFileSync(corrupt, 'not a database at all, just text'.repeat(200));
     expectOneLineError(handbook(['graph', 'stats', '--repo', repo, '--db', corrupt]), 4, /not readable/);
+  });
+
+  it('says which key is missing for a model, before doing any work', () => {
+    const result = spawnSync(process.execPath, [CLI, 'build', copyOfFixture(), '--model', 'anthropic:claude-test'], {
+      encoding: 'utf8',
+      env: Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('ANTHROPIC_'))),
+    });
+    expectOneLineError({ code: result.status, stdout: result.stdout, stderr: result.stderr }, 2, /ANTHROPIC_API_KEY is not set/);
   });
 
   // Root reads any file, so as root the build runs as an unprivileged user, which needs to

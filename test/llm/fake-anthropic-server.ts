@@ -5,7 +5,7 @@ import { startFakeServer, type FakeServer, type ScriptedReply } from './fake-htt
  * `stream: true` answered by named SSE events (message_start, content_block_start,
  * content_block_delta, content_block_stop, message_delta, message_stop, with pings between).
  */
-export function startFakeAnthropic(replies: ScriptedReply[]): Promise<FakeServer> {
+export function startFakeAnthropic(replies: Parameters<typeof startFakeServer>[1]): Promise<FakeServer> {
   return startFakeServer({ method: 'POST', path: '/v1/messages' }, replies);
 }
 

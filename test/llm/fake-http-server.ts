@@ -30,10 +30,13 @@ export interface FakeServer {
 
 /**
  * A local HTTP server on an ephemeral port that answers the nth request with the nth reply
- * (the last one repeats) and records every request. It closes when the test finishes.
+ * (the last one repeats), or with what a function of the request returns, and records every request. It closes when the test finishes.
  * `route` rejects requests to any other path with a 404, as a real API would.
  */
-export async function startFakeServer(route: { method: 'POST'; path: string }, replies: ScriptedReply[]): Promise<FakeServer> {
+export async function startFakeServer(
+  route: { method: 'POST'; path: string },
+  replies: ScriptedReply[] | ((request: RecordedRequest, index: number) => ScriptedReply),
+): Promise<FakeServer> {
   const requests: RecordedRequest[] = [];
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -45,7 +48,7 @@ export async function startFakeServer(route: { method: 'POST'; path: string }, r
         sendJson(response, 404, { error: { type: 'not_found_error', message: `no route for ${request.method} ${request.url}` } });
         return;
       }
-      const reply = replies[Math.min(requests.length, replies.length) - 1];
+      const reply = typeof replies === 'function' ? replies(requests[requests.length - 1]!, requests.length - 1) : replies[Math.min(requests.length, replies.length) - 1];
       if (!reply) throw new Error('startFakeServer needs at least one reply');
       play(reply, response);
     });

@@ -5,7 +5,7 @@ import { startFakeServer, type FakeServer, type ScriptedReply } from './fake-htt
  * `stream: true` answered by `data: {chat.completion.chunk}` lines and a final `data: [DONE]`.
  * OpenAI's base path is /v1; compatible servers (Ollama, vLLM, llama.cpp) use it too.
  */
-export function startFakeOpenAi(replies: ScriptedReply[], basePath = '/v1'): Promise<FakeServer> {
+export function startFakeOpenAi(replies: Parameters<typeof startFakeServer>[1], basePath = '/v1'): Promise<FakeServer> {
   return startFakeServer({ method: 'POST', path: `${basePath}/chat/completions` }, replies);
 }
 

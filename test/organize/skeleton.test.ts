@@ -5,7 +5,7 @@ import { analyzeRepository } from '../../src/analyze/analyze-repository.js';
 import { HandbookError } from '../../src/errors.js';
 import { ProgramGraph } from '../../src/graph/program-graph.js';
 import { loadSkeleton, SEED_SKELETON } from '../../src/organize/skeleton.js';
-import { organizeOffline } from '../../src/organize/stage-repository.js';
+import { organizeOffline } from '../../src/organize/organize-handbook.js';
 import { FIXTURE, scratchDirectory } from '../helpers/paths.js';
 
 function skeletonFile(content: unknown): string {

@@ -3,7 +3,7 @@ import { analyzeRepository } from '../../src/analyze/analyze-repository.js';
 import { ProgramGraph } from '../../src/graph/program-graph.js';
 import type { OrganizedHandbook, RegisterEntry } from '../../src/organize/model.js';
 import { SEED_SKELETON } from '../../src/organize/skeleton.js';
-import { organizeOffline } from '../../src/organize/stage-repository.js';
+import { organizeOffline } from '../../src/organize/organize-handbook.js';
 import { FIXTURE } from '../helpers/paths.js';
 import { EXPECTED_STAGES } from './expected-stages.js';
 

@@ -19,13 +19,13 @@ describe('the Markdown handbook of the fixture harness', () => {
   let database: string;
   let pages: RenderedPage[];
 
-  beforeAll(() => {
+  beforeAll(async () => {
     database = path.join(scratchDirectory(), 'handbook.db');
-    buildHandbook(FIXTURE, { database });
+    await buildHandbook(FIXTURE, { database });
     pages = renderHandbook(FIXTURE, { database, out: GOLDEN, write: process.env.UPDATE_GOLDENS === 'true' }).pages;
   });
 
-  it('has an overview, a page per stage and the register', () => {
+  it('has an overview, a page per stage and the register', async () => {
     expect(pages.map((page) => page.path)).toEqual(expect.arrayContaining(['overview.md', 'register.md', 'stages/security.md', 'stages/agent-loop.md']));
     const overview = pages.find((page) => page.path === 'overview.md')!.content;
     expect(overview).toContain('offline stager (deterministic, no model)');
@@ -34,19 +34,19 @@ describe('the Markdown handbook of the fixture harness', () => {
     expect(security).toContain('[src/security/secrets.ts:27](../../../../fixtures/mini-harness/src/security/secrets.ts#L27)');
   });
 
-  it('matches the golden pages byte for byte (UPDATE_GOLDENS=true rewrites them)', () => {
+  it('matches the golden pages byte for byte (UPDATE_GOLDENS=true rewrites them)', async () => {
     expect(filesUnder(GOLDEN)).toEqual(pages.map((page) => page.path).sort());
     for (const page of pages) expect(`${page.content}\n`.replace(/\n\n$/, '\n'), page.path).toBe(readFileSync(path.join(GOLDEN, page.path), 'utf8'));
   });
 
-  it('renders the same bytes from a second build', () => {
+  it('renders the same bytes from a second build', async () => {
     const second = path.join(scratchDirectory(), 'handbook.db');
-    buildHandbook(FIXTURE, { database: second });
+    await buildHandbook(FIXTURE, { database: second });
     const again = renderHandbook(FIXTURE, { database: second, out: GOLDEN, write: false }).pages;
     expect(again).toEqual(pages);
   });
 
-  it('keeps the Mermaid diagram under GitHub’s edge limit', () => {
+  it('keeps the Mermaid diagram under GitHub’s edge limit', async () => {
     const overview = pages.find((page) => page.path === 'overview.md')!.content;
     const diagram = overview.slice(overview.indexOf('```mermaid'), overview.indexOf('```', overview.indexOf('```mermaid') + 3));
     const edges = diagram.split('\n').filter((line) => line.includes('-->') || line.includes('-.-'));
@@ -54,7 +54,7 @@ describe('the Markdown handbook of the fixture harness', () => {
     expect(edges.length).toBeLessThan(500);
   });
 
-  it('removes pages of stages that no longer exist when rendering into the same folder', () => {
+  it('removes pages of stages that no longer exist when rendering into the same folder', async () => {
     const out = path.join(scratchDirectory(), 'md');
     mkdirSync(path.join(out, 'stages'), { recursive: true });
     writeFileSync(path.join(out, 'stages', 'gone.md'), 'old');
@@ -65,9 +65,9 @@ describe('the Markdown handbook of the fixture harness', () => {
 });
 
 describe("this project's own handbook", () => {
-  it('is fresh: handbook/ is what `npm run handbook:self` writes from the current src/', () => {
+  it('is fresh: handbook/ is what `npm run handbook:self` writes from the current src/', async () => {
     const database = path.join(scratchDirectory(), 'self.db');
-    buildHandbook(PROJECT_ROOT, { database, include: ['src'] });
+    await buildHandbook(PROJECT_ROOT, { database, include: ['src'] });
     const out = path.join(PROJECT_ROOT, 'handbook');
     const expected = renderHandbook(PROJECT_ROOT, { database, out, write: false }).pages;
     const stale = expected.filter((page) => !existsSync(path.join(out, page.path)) || readFileSync(path.join(out, page.path), 'utf8') !== `${page.content}\n`.replace(/\n\n$/, '\n')).map((page) => page.path);

@@ -9,9 +9,9 @@ import { HandbookError } from '../../src/errors.js';
 import { PROJECT_ROOT, copyOfFixture, scratchDirectory } from '../helpers/paths.js';
 import { syntheticRepository } from '../helpers/synthetic-repo.js';
 
-function codeOf(action: () => unknown): string | undefined {
+async function codeOf(action: () => unknown): Promise<string | undefined> {
   try {
-    action();
+    await action();
   } catch (error) {
     return HandbookError.isInstance(error) ? error.code : `unexpected: ${String(error)}`;
   }
@@ -19,57 +19,57 @@ function codeOf(action: () => unknown): string | undefined {
 }
 
 describe('the handbook store', () => {
-  it('stores a build and reads back exactly the analyzed graph', () => {
+  it('stores a build and reads back exactly the analyzed graph', async () => {
     const repo = copyOfFixture();
-    const summary = buildHandbook(repo);
+    const summary = await buildHandbook(repo);
     const handbook = openHandbook(repo);
     expect(handbook.generation.id).toBe(summary.generation);
     expect(handbook.graph.units.length).toBe(Object.values(summary.units).reduce((a, b) => a + b, 0));
     expect(handbook.summary.files).toBe(25);
   });
 
-  it('replaces the previous generation on rebuild and keeps no old rows', () => {
+  it('replaces the previous generation on rebuild and keeps no old rows', async () => {
     const repo = copyOfFixture();
-    buildHandbook(repo);
-    const second = buildHandbook(repo);
+    await buildHandbook(repo);
+    const second = await buildHandbook(repo);
     const database = new Database(path.join(repo, '.handbook', 'handbook.db'), { readonly: true });
     const generations = database.prepare('SELECT DISTINCT generation FROM units').all() as Array<{ generation: number }>;
     database.close();
     expect(generations).toEqual([{ generation: second.generation }]);
   });
 
-  it('tells the user to build when there is no handbook', () => {
-    expect(codeOf(() => openHandbook(copyOfFixture()))).toBe('NO_HANDBOOK');
+  it('tells the user to build when there is no handbook', async () => {
+    expect(await codeOf(() => openHandbook(copyOfFixture()))).toBe('NO_HANDBOOK');
   });
 
-  it('refuses a corrupt database with a clear error', () => {
+  it('refuses a corrupt database with a clear error', async () => {
     const repo = copyOfFixture();
     const file = path.join(scratchDirectory(), 'handbook.db');
     writeFileSync(file, Buffer.alloc(8192, 0x5a));
-    expect(codeOf(() => openHandbook(repo, { database: file }))).toBe('DATABASE_CORRUPT');
-    expect(codeOf(() => buildHandbook(repo, { database: file }))).toBe('DATABASE_CORRUPT');
+    expect(await codeOf(() => openHandbook(repo, { database: file }))).toBe('DATABASE_CORRUPT');
+    expect(await codeOf(() => buildHandbook(repo, { database: file }))).toBe('DATABASE_CORRUPT');
   });
 
-  it('refuses a database from a newer schema', () => {
+  it('refuses a database from a newer schema', async () => {
     const repo = copyOfFixture();
-    buildHandbook(repo);
+    await buildHandbook(repo);
     const file = path.join(repo, '.handbook', 'handbook.db');
     const database = new Database(file);
     database.pragma('user_version = 99');
     database.close();
-    expect(codeOf(() => openHandbook(repo))).toBe('DATABASE_TOO_NEW');
-    expect(codeOf(() => buildHandbook(repo))).toBe('DATABASE_TOO_NEW');
+    expect(await codeOf(() => openHandbook(repo))).toBe('DATABASE_TOO_NEW');
+    expect(await codeOf(() => buildHandbook(repo))).toBe('DATABASE_TOO_NEW');
   });
 
   it('leaves the previous handbook readable and intact when a build is killed while writing', async () => {
     const repo = copyOfFixture();
     const database = path.join(scratchDirectory(), 'handbook.db');
-    buildHandbook(repo, { database });
+    await buildHandbook(repo, { database });
     const before = JSON.stringify(openHandbook(repo, { database }).graph.toData());
     const big = syntheticRepository(250, 40);
     const child = `
       const { buildHandbook } = await import(${JSON.stringify(path.join(PROJECT_ROOT, 'dist', 'index.js'))});
-      buildHandbook(process.argv[1], { database: process.argv[2], onProgress: (p) => {
+      await buildHandbook(process.argv[1], { database: process.argv[2], onProgress: (p) => {
         if (p.phase === 'write' && p.done === 0) process.stdout.write('write\\n');
       } });
       process.stdout.write('done\\n');`;
@@ -96,7 +96,7 @@ describe('the handbook store', () => {
     }
     expect(killedWhileWriting).toBeGreaterThan(0);
     // A later build cleans up whatever the killed ones left and succeeds.
-    const summary = buildHandbook(repo, { database });
+    const summary = await buildHandbook(repo, { database });
     expect(openHandbook(repo, { database }).generation.id).toBe(summary.generation);
   });
 });
