@@ -1,7 +1,8 @@
 export { buildHandbook, type BuildOptions, type BuildProgress } from './api/build-handbook.js';
 export { openHandbook, type Handbook } from './api/open-handbook.js';
 export type { BuildSummary } from './api/build-summary.js';
-export { analyzeRepository, type AnalysisResult, type AnalyzeOptions, type AnalysisProgress } from './analyze/analyze-repository.js';
+export type { AnalysisResult, AnalyzeOptions, AnalysisProgress } from './analyze/analyze-repository.js';
+export { analyzeRepository } from './api/analyze.js';
 export { ProgramGraph, type Neighbour, type StateAccess } from './graph/program-graph.js';
 export * from './graph/model.js';
 export { HandbookError, type ErrorCode } from './errors.js';
@@ -9,7 +10,8 @@ export { renderHandbook, type RenderOptions } from './api/render-handbook.js';
 export type { OrganizedHandbook, Stage, StageMember, Overview, RegisterEntry, Stager } from './organize/model.js';
 export { SEED_SKELETON, type StageDefinition } from './organize/skeleton.js';
 export { parseModelSpec, formatModelSpec, type ModelSpec, type OnlineModelSpec, type OnlineModelSpecText } from './llm/model-spec.js';
-export { createProvider, type CreateProviderOptions } from './llm/create-provider.js';
+export { createProvider } from './api/create-provider.js';
+export type { CreateProviderOptions } from './llm/create-provider.js';
 export { withRetries, retryDelayMs, DEFAULT_RETRY_POLICY, type RetryPolicy } from './llm/retrying-provider.js';
 export { ProviderError, PROVIDER_ERROR_KINDS, type ProviderErrorKind } from './llm/provider-error.js';
 export type {
@@ -26,3 +28,4 @@ export type {
   CompleteOptions,
   RetryEvent,
 } from './llm/chat-types.js';
+export { askHandbook, type AskOptions, type AskResult, type AskLocation, MAX_REQUEST_CHARACTERS } from './api/ask-handbook.js';

@@ -1,9 +1,10 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ts } from 'ts-morph';
-import { HandbookError } from '../errors.js';
 import type { ProgramGraphData, SkipReason, SourceFileRecord } from '../graph/model.js';
 import { canonicalize, compareText } from '../graph/order.js';
+import { HandbookError } from '../errors.js';
+import { assertRepositoryRoot } from './repository-root.js';
 import { addFileUnit, collectUnits, createUnitIndex } from './collect-units.js';
 import { createCompilerSetup } from './compiler-setup.js';
 import { discoverFiles } from './discover-files.js';
@@ -49,20 +50,6 @@ export interface AnalysisResult {
 }
 
 const MAX_WARNINGS = 50;
-
-/** Checks that a repository path can be analyzed, with an error a user can act on. */
-export function assertRepositoryRoot(root: string): string {
-  const absolute = path.resolve(root);
-  let stats;
-  try {
-    stats = statSync(absolute);
-  } catch {
-    throw new HandbookError('REPO_NOT_FOUND', `repository not found: ${root}`, 'pass the path of an existing folder');
-  }
-  if (!stats.isDirectory())
-    throw new HandbookError('NOT_A_DIRECTORY', `not a folder: ${root}`, 'pass the folder that holds the code, not a file in it');
-  return absolute;
-}
 
 /**
  * Static analysis of a repository into a program graph: no model calls, nothing written to
@@ -160,6 +147,10 @@ export function analyzeRepository(root: string, options: AnalyzeOptions = {}): A
   for (const [unitId, words] of index.literalWords) {
     const unit = index.units.get(unitId);
     if (unit) unit.literals = [...words].join(' ');
+  }
+  for (const [unitId, words] of index.bodyWords) {
+    const unit = index.units.get(unitId);
+    if (unit) unit.words = [...words].join(' ');
   }
 
   const graph = canonicalize({

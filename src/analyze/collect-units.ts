@@ -1,5 +1,6 @@
 import { ts } from 'ts-morph';
 import type { Unit, UnitKind } from '../graph/model.js';
+import { splitWords } from '../text/identifier-words.js';
 import { docOf, lineOf, signatureOf, unitHash } from './unit-text.js';
 
 /** What the first, purely syntactic pass learns; the second pass resolves edges against it. */
@@ -17,6 +18,8 @@ export interface UnitIndex {
   declaredNames: Set<string>;
   /** Words of the string literals inside each unit, in first-seen order: a vocabulary signal for stages. */
   literalWords: Map<string, Set<string>>;
+  /** Words of the identifiers inside each unit's own body: what a search for the unit's behaviour meets. */
+  bodyWords: Map<string, Set<string>>;
 }
 
 export function createUnitIndex(): UnitIndex {
@@ -28,7 +31,21 @@ export function createUnitIndex(): UnitIndex {
     memberNames: new Set(),
     declaredNames: new Set(),
     literalWords: new Map(),
+    bodyWords: new Map(),
   };
+}
+
+const BODY_WORDS_PER_UNIT = 120;
+
+function addBodyWords(index: UnitIndex, unitId: string, identifier: string): void {
+  let words = index.bodyWords.get(unitId);
+  if (!words) index.bodyWords.set(unitId, (words = new Set()));
+  if (words.size >= BODY_WORDS_PER_UNIT) return;
+  for (const word of splitWords(identifier)) {
+    if (word.length < 3) continue;
+    words.add(word);
+    if (words.size >= BODY_WORDS_PER_UNIT) return;
+  }
 }
 
 const LITERAL_WORDS_PER_UNIT = 40;
@@ -90,7 +107,7 @@ function exportedLocalNames(sourceFile: ts.SourceFile): Set<string> {
 
 /** The unit of a file that is indexed without its declarations (a test file). */
 export function addFileUnit(index: UnitIndex, file: string, hash: string, lines: number): void {
-  index.units.set(file, { id: file, kind: 'file', file, symbol: '', startLine: 1, endLine: Math.max(1, lines), signature: file, doc: '', exported: false, hash, literals: '' });
+  index.units.set(file, { id: file, kind: 'file', file, symbol: '', startLine: 1, endLine: Math.max(1, lines), signature: file, doc: '', exported: false, hash, literals: '', words: '' });
 }
 
 /**
@@ -126,6 +143,7 @@ export function collectUnits(sourceFile: ts.SourceFile, file: string, fileHash: 
       exported,
       hash: unitHash(spanNode, sourceFile),
       literals: '',
+      words: '',
       parent,
     });
     index.unitByDeclaration.set(declaration, id);
@@ -146,6 +164,7 @@ export function collectUnits(sourceFile: ts.SourceFile, file: string, fileHash: 
     exported: false,
     hash: fileHash,
     literals: '',
+    words: '',
   };
   index.units.set(file, fileUnit);
   index.unitByDeclaration.set(sourceFile, file);
@@ -221,6 +240,10 @@ export function collectUnits(sourceFile: ts.SourceFile, file: string, fileHash: 
       if (ts.isTypeNode(child) || ts.isImportDeclaration(child) || ts.isExportDeclaration(child)) return;
       if (ts.isStringLiteral(child) || ts.isNoSubstitutionTemplateLiteral(child) || ts.isTemplateLiteralToken(child)) {
         addLiteralWords(index, parent, child.text);
+        return;
+      }
+      if (ts.isIdentifier(child)) {
+        addBodyWords(index, parent, child.text);
         return;
       }
       ts.forEachChild(child, walk);

@@ -1,9 +1,8 @@
-import { analyzeRepository, type AnalysisProgress, assertRepositoryRoot } from '../analyze/analyze-repository.js';
+import type { AnalysisProgress } from '../analyze/analyze-repository.js';
+import { assertRepositoryRoot } from '../analyze/repository-root.js';
 import { ProgramGraph } from '../graph/program-graph.js';
 import type { ChatProvider } from '../llm/chat-types.js';
-import { createProvider, type CreateProviderOptions } from '../llm/create-provider.js';
-import { assignStagesWithModel } from '../organize/llm-stager.js';
-import { summarizeStagesWithModel } from '../organize/llm-summaries.js';
+import type { CreateProviderOptions } from '../llm/create-provider.js';
 import type { OrganizedHandbook } from '../organize/model.js';
 import { assignStagesOffline } from '../organize/offline-stager.js';
 import { organizeHandbook } from '../organize/organize-handbook.js';
@@ -41,7 +40,10 @@ export async function buildHandbook(root: string, options: BuildOptions = {}): P
   const absoluteRoot = assertRepositoryRoot(root);
   const skeleton = loadSkeleton(options.skeleton);
   // A missing key is reported before any work is done.
-  const provider: ChatProvider | undefined = createProvider(options.model ?? 'offline', options.provider);
+  // The compiler and the model SDKs load only for a build, and the SDKs only for a model: a query never pays for them.
+  const provider: ChatProvider | undefined =
+    options.model && options.model !== 'offline' ? (await import('../llm/create-provider.js')).createProvider(options.model, options.provider) : undefined;
+  const { analyzeRepository } = await import('../analyze/analyze-repository.js');
   const analysis = analyzeRepository(absoluteRoot, {
     ...(options.maxFileBytes === undefined ? {} : { maxFileBytes: options.maxFileBytes }),
     ...(options.include ? { include: options.include } : {}),
@@ -61,6 +63,8 @@ export async function buildHandbook(root: string, options: BuildOptions = {}): P
     if (!provider) {
       handbook = organizeHandbook(graph, skeleton, offline, { kind: 'offline' }, project).handbook;
     } else {
+      const { assignStagesWithModel } = await import('../organize/llm-stager.js');
+      const { summarizeStagesWithModel } = await import('../organize/llm-summaries.js');
       const cache = new DatabaseModelCache(database);
       const report = await assignStagesWithModel(graph, skeleton, offline, {
         provider,

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { ProgramGraph } from '../graph/program-graph.js';
-import { assertRepositoryRoot } from '../analyze/analyze-repository.js';
+import { assertRepositoryRoot } from '../analyze/repository-root.js';
 import { openDatabase, databasePathFor } from '../store/open-database.js';
 import { currentGenerationOrThrow, readGraph, readOrganized, type GenerationInfo } from '../store/generations.js';
 import type { OrganizedHandbook, RegisterEntry } from '../organize/model.js';

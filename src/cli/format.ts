@@ -1,4 +1,4 @@
-import type { BuildSummary, Neighbour, OrganizedHandbook, ProgramGraph, RegisterEntry, Slot, Stage, StateAccess, Unit } from '../index.js';
+import type { AskResult, BuildSummary, Neighbour, OrganizedHandbook, ProgramGraph, RegisterEntry, Slot, Stage, StateAccess, Unit } from '../index.js';
 
 function counts(record: Partial<Record<string, number>>): string {
   const parts = Object.entries(record)
@@ -119,6 +119,27 @@ export function formatRegister(entries: readonly RegisterEntry[]): string {
     lines.push(`${shortId(entry.slot)}  ${entry.file}:${entry.line}  stages: ${entry.stages.join(', ') || '-'}`);
     lines.push(`  writers: ${entry.writers.map((access) => shortId(access.unit)).join(', ') || '-'}`);
     lines.push(`  readers: ${entry.readers.map((access) => shortId(access.unit)).join(', ') || '-'}`);
+  }
+  return lines.join('\n');
+}
+
+/** Ask results grouped by stage, each with `path:line` and one line of why. */
+export function formatAsk(result: AskResult): string {
+  if (result.locations.length === 0) return `no location found for "${result.request}"${result.note ? `: ${result.note}` : ''}`;
+  const lines = [`${result.locations.length} locations for "${result.request}" (offline router${result.frozen ? `; ${result.frozen} frozen, left out` : ''})`];
+  const byStage = new Map<string, AskResult['locations']>();
+  for (const location of result.locations) {
+    const key = location.stage ?? 'unassigned';
+    const list = byStage.get(key) ?? [];
+    list.push(location);
+    byStage.set(key, list);
+  }
+  for (const [stage, locations] of byStage) {
+    lines.push('', `${stage}`);
+    for (const location of locations) {
+      lines.push(`  ${location.file}:${location.line}  ${location.symbol}${location.status === 'changed' ? '  (changed since the build)' : ''}`);
+      lines.push(`      ${location.why}`);
+    }
   }
   return lines.join('\n');
 }

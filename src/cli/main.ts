@@ -2,9 +2,9 @@
 import { writeFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { z } from 'zod';
-import { buildHandbook, HandbookError, openHandbook, renderHandbook } from '../index.js';
+import { askHandbook, buildHandbook, HandbookError, openHandbook, renderHandbook } from '../index.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
-import { formatNeighbours, formatOverview, formatRegister, formatSlot, formatStage, formatSummary, formatUnit } from './format.js';
+import { formatAsk, formatNeighbours, formatOverview, formatRegister, formatSlot, formatStage, formatSummary, formatUnit } from './format.js';
 import { createProgressReporter } from './progress.js';
 
 const VERSION = '0.1.0';
@@ -34,6 +34,7 @@ const readOptionsSchema = z.object({
 });
 
 const renderOptionsSchema = readOptionsSchema.extend({ out: z.string().min(1).optional() });
+const askOptionsSchema = readOptionsSchema.extend({ limit: z.coerce.number().int().positive().max(500).optional() });
 
 function parseOptions<T>(schema: z.ZodType<T>, raw: unknown): T {
   const parsed = schema.safeParse(raw);
@@ -129,6 +130,19 @@ export function createProgram(): Command {
       if (options.json) printJson({ outDirectory: result.outDirectory, pages: result.pages.map((page) => page.path) });
       else print(`wrote ${result.pages.length} pages to ${result.outDirectory}`);
     });
+
+  readOptions(
+    program
+      .command('ask')
+      .description('where is a behaviour implemented? every place, ranked, checked against the live code')
+      .argument('<request>', 'a behaviour in your own words, e.g. "where is secret masking done?"')
+      .option('--limit <n>', 'how many locations (default 20)'),
+  ).action(async (request: string, raw: unknown) => {
+    const options = parseOptions(askOptionsSchema, raw);
+    const result = await askHandbook(options.repo, request, { ...(options.db ? { database: options.db } : {}), ...(options.limit ? { limit: options.limit } : {}) });
+    if (options.json) printJson(result);
+    else print(formatAsk(result));
+  });
 
   const graph = program.command('graph').description('query the program graph of the current handbook');
 

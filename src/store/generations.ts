@@ -51,10 +51,10 @@ export function writeGeneration(
   const insertFile = database.prepare('INSERT INTO files (generation, path, size, hash, lines, test, parse_errors, external_imports) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
   chunked(database, graph.files, (file) =>
     insertFile.run(generation, file.path, file.size, file.hash, file.lines, file.test ? 1 : 0, file.parseErrors, JSON.stringify(file.externalImports)));
-  const insertUnit = database.prepare('INSERT INTO units (generation, id, kind, file, symbol, start_line, end_line, signature, doc, exported, hash, parent, literals) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  const insertUnit = database.prepare('INSERT INTO units (generation, id, kind, file, symbol, start_line, end_line, signature, doc, exported, hash, parent, literals, words) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
   chunked(database, graph.units, (unit) =>
     insertUnit.run(generation, unit.id, unit.kind, unit.file, unit.symbol, unit.startLine, unit.endLine, unit.signature,
-      unit.doc, unit.exported ? 1 : 0, unit.hash, unit.parent ?? null, unit.literals));
+      unit.doc, unit.exported ? 1 : 0, unit.hash, unit.parent ?? null, unit.literals, unit.words));
   const insertEdge = database.prepare('INSERT INTO edges VALUES (?, ?, ?, ?, ?, ?)');
   chunked(database, graph.edges, (edge) =>
     insertEdge.run(generation, edge.kind, edge.from, edge.to, JSON.stringify(edge.lines), edge.via ?? null));
@@ -165,7 +165,7 @@ export function readGraph(database: HandbookDatabase, generation: number): Progr
       files: files.map((row) => sourceFileSchema.parse({ path: row.path, size: row.size, hash: row.hash, lines: row.lines, test: row.test === 1, parseErrors: row.parse_errors, externalImports: JSON.parse(String(row.external_imports)) })),
       units: units.map((row) => unitSchema.parse({
         id: row.id, kind: row.kind, file: row.file, symbol: row.symbol, startLine: row.start_line, endLine: row.end_line,
-        signature: row.signature, doc: row.doc, exported: row.exported === 1, hash: row.hash, literals: row.literals,
+        signature: row.signature, doc: row.doc, exported: row.exported === 1, hash: row.hash, literals: row.literals, words: row.words,
         ...(row.parent === null ? {} : { parent: row.parent }),
       })),
       edges: edges.map((row) => edgeSchema.parse({

@@ -60,6 +60,9 @@ export const MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE model_cache (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
   `,
+  `
+  ALTER TABLE units ADD COLUMN words TEXT NOT NULL DEFAULT '';
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

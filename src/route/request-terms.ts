@@ -1,0 +1,35 @@
+import { conceptsOf, expandTerm } from '../text/harness-thesaurus.js';
+import { isStopWord, splitWords, stem } from '../text/identifier-words.js';
+
+/** Words that say how a request is asked, not what it is about. */
+const REQUEST_WORDS = new Set(
+  ('where which place places code part parts handle handled handling done happen happens decide decides decided logic ' +
+    'implement implemented implementation behavior behaviour find show look located location locate live lives responsible ' +
+    'thing things way ways something anything whatever actually currently also still before after during between within ' +
+    'make sure ensure want need like happen take takes kept keep going goes come comes point points').split(' ').map(stem),
+);
+
+const CROSS_CUTTING = /\b(every|all|each|both|everywhere|wherever|whichever|any|across)\b/i;
+
+export interface ParsedRequest {
+  text: string;
+  /** Stemmed terms with their weight: the request's own words 1, thesaurus synonyms less. */
+  terms: Map<string, number>;
+  /** The request asks for every place ("in every capture path", "all providers"), not the first. */
+  crossCutting: boolean;
+}
+
+const SYNONYM_WEIGHT = 0.4;
+/** A word in several concepts ("limit": rate limit, token limit) widens less. */
+const AMBIGUOUS_SYNONYM_WEIGHT = 0.2;
+
+export function parseRequest(text: string): ParsedRequest {
+  const terms = new Map<string, number>();
+  const own = splitWords(text).filter((word) => !isStopWord(word)).map(stem).filter((term) => !REQUEST_WORDS.has(term) && term.length > 1);
+  for (const term of own) terms.set(term, 1);
+  for (const term of own) {
+    const weight = conceptsOf(term).length > 1 ? AMBIGUOUS_SYNONYM_WEIGHT : SYNONYM_WEIGHT;
+    for (const synonym of expandTerm(term).slice(1)) if (!terms.has(synonym)) terms.set(synonym, weight);
+  }
+  return { text, terms, crossCutting: CROSS_CUTTING.test(text) };
+}

@@ -1,0 +1,160 @@
+import type { Unit } from '../graph/model.js';
+import type { ProgramGraph } from '../graph/program-graph.js';
+import type { OrganizedHandbook, RegisterEntry } from '../organize/model.js';
+import type { ParsedRequest } from './request-terms.js';
+import type { UnitSearchIndex } from './search-index.js';
+
+/** Tuning of the router, in one place. */
+const ROUTING = {
+  companionWeight: 0.25,
+  companionsPerTerm: 3,
+  stagesPicked: 3,
+  stageBoost: 0.5,
+  coupledStageBoost: 0.2,
+  seeds: 25,
+  callee: 0.35,
+  caller: 0.35,
+  crossCuttingCaller: 0.75,
+  sibling: 0.5,
+  state: 0.25,
+  /** An expanded neighbour keeps this much of its path's score even if its own words say nothing. */
+  relevanceFloor: 0.3,
+} as const;
+
+export interface RoutedLocation {
+  unit: Unit;
+  stage: string | undefined;
+  score: number;
+  why: string;
+}
+
+function shortName(id: string): string {
+  const hash = id.indexOf('#');
+  return hash < 0 ? id : id.slice(hash + 1);
+}
+
+/**
+ * Routes a behaviour request down the handbook: request words (with the thesaurus and the
+ * repository's own companions) → stages whose members and descriptions match → stages coupled
+ * to them through shared state → units ranked by BM25 with a stage prior → expansion along
+ * calls, callers (every caller of a sink when the request is cross-cutting), sibling
+ * implementations and shared state. Deterministic; no model.
+ */
+export function routeRequest(
+  request: ParsedRequest,
+  graph: ProgramGraph,
+  organized: OrganizedHandbook,
+  register: readonly RegisterEntry[],
+  index: UnitSearchIndex,
+): RoutedLocation[] {
+  const query = new Map(request.terms);
+  for (const [term, weight] of request.terms) {
+    if (weight < 1) continue;
+    for (const companion of index.companions(term, ROUTING.companionsPerTerm)) if (!query.has(companion)) query.set(companion, ROUTING.companionWeight);
+  }
+  const lexical = index.score(query);
+  let maxLexical = 0;
+  for (const value of lexical) maxLexical = Math.max(maxLexical, value);
+  if (maxLexical === 0) return [];
+
+  const positionOf = new Map<string, number>();
+  for (let position = 0; position < index.size; position += 1) positionOf.set(index.unitAt(position).id, position);
+  const primaryStageOf = new Map<string, string>();
+  for (const stage of organized.stages) for (const member of stage.members) if (member.primary) primaryStageOf.set(member.unit, stage.id);
+
+  // Stages: the summed relevance of their best members.
+  const stageScore = new Map<string, number>();
+  for (const stage of organized.stages) {
+    const values = stage.members.filter((member) => member.primary).map((member) => lexical[positionOf.get(member.unit) ?? -1] ?? 0).sort((a, b) => b - a).slice(0, 10);
+    stageScore.set(stage.id, values.reduce((sum, value) => sum + value, 0));
+  }
+  const picked = [...stageScore].filter(([, value]) => value > 0).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, ROUTING.stagesPicked).map(([id]) => id);
+  const stageWeight = new Map<string, number>(picked.map((id, rank) => [id, ROUTING.stageBoost / (rank + 1)]));
+  const pickedSet = new Set(picked);
+  for (const entry of register) {
+    if (!entry.stages.some((id) => pickedSet.has(id))) continue;
+    for (const id of entry.stages) if (!stageWeight.has(id)) stageWeight.set(id, ROUTING.coupledStageBoost);
+  }
+
+  const score = new Map<string, { value: number; why: string }>();
+  const offer = (id: string, value: number, why: string) => {
+    const current = score.get(id);
+    if (!current || value > current.value) score.set(id, { value, why });
+  };
+  for (let position = 0; position < index.size; position += 1) {
+    const value = lexical[position]!;
+    if (value <= 0) continue;
+    const unit = index.unitAt(position);
+    const stage = primaryStageOf.get(unit.id);
+    const boosted = (value / maxLexical) * (1 + (stage ? stageWeight.get(stage) ?? 0 : 0));
+    offer(unit.id, boosted, stage ? `stage ${stage} → ${shortName(unit.id)} matches the request` : `${shortName(unit.id)} matches the request`);
+  }
+
+  const relevance = (id: string) => {
+    const position = positionOf.get(id);
+    return ROUTING.relevanceFloor + (position === undefined ? 0 : lexical[position]! / maxLexical);
+  };
+  const seeds = [...score].sort((a, b) => b[1].value - a[1].value || (a[0] < b[0] ? -1 : 1)).slice(0, ROUTING.seeds);
+  for (const [id, { value }] of seeds) {
+    const name = shortName(id);
+    for (const callee of graph.callees(id)) {
+      if (positionOf.has(callee.unit.id)) offer(callee.unit.id, value * ROUTING.callee * relevance(callee.unit.id), `${name} → calls ${shortName(callee.unit.id)}`);
+    }
+    const callers = graph.callers(id).concat(graph.referrers(id));
+    for (const caller of callers) {
+      if (!positionOf.has(caller.unit.id)) continue;
+      const factor = request.crossCutting ? ROUTING.crossCuttingCaller : ROUTING.caller * relevance(caller.unit.id);
+      offer(caller.unit.id, value * factor, `${name} ← called by ${shortName(caller.unit.id)}`);
+    }
+    for (const sibling of siblingsOf(graph, id)) {
+      if (!positionOf.has(sibling)) continue;
+      const factor = request.crossCutting ? ROUTING.sibling * 1.5 : ROUTING.sibling * relevance(sibling);
+      offer(sibling, value * factor, `${name} ↔ sibling implementation ${shortName(sibling)}`);
+    }
+    for (const slot of slotsTouched(graph, id)) {
+      for (const access of [...graph.writers(slot), ...graph.readers(slot)]) {
+        if (access.unit.id === id || !positionOf.has(access.unit.id)) continue;
+        offer(access.unit.id, value * ROUTING.state * relevance(access.unit.id), `${name} shares state ${shortName(slot)} with ${shortName(access.unit.id)}`);
+      }
+    }
+  }
+
+  return [...score]
+    .map(([id, { value, why }]) => ({ unit: graph.getUnit(id)!, stage: primaryStageOf.get(id), score: value, why }))
+    .sort((a, b) => b.score - a.score || (a.unit.id < b.unit.id ? -1 : 1));
+}
+
+/**
+ * Units that implement the same contract as this one: other targets of a call that dispatches
+ * to it (implementations of one interface member), and other units registered or passed by the
+ * same referrer (handlers in one registry).
+ */
+function siblingsOf(graph: ProgramGraph, id: string): string[] {
+  const siblings = new Set<string>();
+  for (const caller of graph.callers(id)) {
+    if (caller.via !== 'dispatch') continue;
+    for (const target of graph.callees(caller.unit.id)) if (target.via === 'dispatch' && target.unit.id !== id) siblings.add(target.unit.id);
+  }
+  for (const referrer of graph.referrers(id)) {
+    const passed = referencedBy(graph, referrer.unit.id);
+    if (passed.length > 12) continue;
+    for (const other of passed) if (other !== id) siblings.add(other);
+  }
+  return [...siblings].sort();
+}
+
+function referencedBy(graph: ProgramGraph, id: string): string[] {
+  const found: string[] = [];
+  graph.graph.forEachOutEdge(id, (_edge, attributes, _source, target) => {
+    if (attributes.kind === 'references' && graph.getUnit(target)?.kind !== 'variable') found.push(target);
+  });
+  return found;
+}
+
+function slotsTouched(graph: ProgramGraph, id: string): string[] {
+  const slots: string[] = [];
+  graph.graph.forEachOutEdge(id, (_edge, attributes, _source, target) => {
+    if (attributes.kind === 'writes') slots.push(target);
+  });
+  return slots;
+}

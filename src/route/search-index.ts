@@ -1,0 +1,111 @@
+import type { Unit } from '../graph/model.js';
+import { isStopWord, splitWords, stem } from '../text/identifier-words.js';
+
+/** How much each place a word appears in says about what a unit does, for search. */
+const FIELDS = { name: 3, owner: 2, fileName: 1.5, directory: 1, doc: 1, signature: 0.7, words: 0.5, literals: 0.4 } as const;
+const K1 = 1.2;
+const B = 0.5;
+
+function termsOf(text: string): string[] {
+  return splitWords(text).filter((word) => !isStopWord(word)).map(stem);
+}
+
+interface Document {
+  unit: Unit;
+  weights: Map<string, number>;
+  nameTerms: Set<string>;
+  length: number;
+}
+
+/**
+ * BM25 over units, each a bag of weighted words from its name, class, file, folder, doc,
+ * signature, body identifiers and string literals; plus the co-occurrence of words in names,
+ * which teaches the index the repository's own vocabulary.
+ */
+export class UnitSearchIndex {
+  private readonly documents: Document[] = [];
+  private readonly postings = new Map<string, number[]>();
+  private readonly averageLength: number;
+
+  constructor(units: readonly Unit[]) {
+    for (const unit of units) {
+      const weights = new Map<string, number>();
+      const add = (text: string, weight: number) => {
+        for (const term of new Set(termsOf(text))) weights.set(term, (weights.get(term) ?? 0) + weight);
+      };
+      const segments = unit.symbol.replace(/~\d+$/, '').split('.');
+      add(segments[segments.length - 1] ?? '', FIELDS.name);
+      add(segments.slice(0, -1).join(' '), FIELDS.owner);
+      const parts = unit.file.split('/');
+      add((parts[parts.length - 1] ?? '').replace(/\.[^.]+$/, ''), FIELDS.fileName);
+      add(parts.slice(0, -1).join(' '), FIELDS.directory);
+      add(unit.doc, FIELDS.doc);
+      add(unit.signature, FIELDS.signature);
+      add(unit.words, FIELDS.words);
+      add(unit.literals, FIELDS.literals);
+      const nameTerms = new Set(termsOf(unit.symbol.replace(/~\d+$/, '')));
+      let length = 0;
+      for (const weight of weights.values()) length += weight;
+      const position = this.documents.length;
+      this.documents.push({ unit, weights, nameTerms, length });
+      for (const term of weights.keys()) {
+        const list = this.postings.get(term) ?? [];
+        list.push(position);
+        this.postings.set(term, list);
+      }
+    }
+    this.averageLength = this.documents.reduce((sum, document) => sum + document.length, 0) / Math.max(1, this.documents.length);
+  }
+
+  get size(): number {
+    return this.documents.length;
+  }
+
+  unitAt(position: number): Unit {
+    return this.documents[position]!.unit;
+  }
+
+  has(term: string): boolean {
+    return this.postings.has(term);
+  }
+
+  /** BM25 of every unit for weighted query terms; units that match nothing score 0. */
+  score(query: Map<string, number>): Float64Array {
+    const scores = new Float64Array(this.documents.length);
+    const total = this.documents.length;
+    for (const [term, queryWeight] of query) {
+      const list = this.postings.get(term);
+      if (!list) continue;
+      const idf = Math.log(1 + (total - list.length + 0.5) / (list.length + 0.5));
+      for (const position of list) {
+        const document = this.documents[position]!;
+        const frequency = document.weights.get(term)!;
+        const normalized = (frequency * (K1 + 1)) / (frequency + K1 * (1 - B + (B * document.length) / this.averageLength));
+        scores[position]! += queryWeight * idf * normalized;
+      }
+    }
+    return scores;
+  }
+
+  /**
+   * Words that appear with `term` in unit names more often than chance: the repository's own
+   * synonyms and companions ("mask" with "secret", "compress" with "history").
+   */
+  companions(term: string, limit: number): string[] {
+    const counts = new Map<string, number>();
+    let withTerm = 0;
+    for (const document of this.documents) {
+      if (!document.nameTerms.has(term)) continue;
+      withTerm += 1;
+      for (const other of document.nameTerms) if (other !== term) counts.set(other, (counts.get(other) ?? 0) + 1);
+    }
+    if (withTerm < 2) return [];
+    return [...counts]
+      .filter(([, count]) => count >= 2)
+      .map(([other, count]) => [other, count / (this.postings.get(other)?.length ?? 1)] as const)
+      .filter(([, lift]) => lift >= 0.2)
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, limit)
+      .map(([other]) => other);
+  }
+}
