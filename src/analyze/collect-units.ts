@@ -35,7 +35,7 @@ export function createUnitIndex(): UnitIndex {
   };
 }
 
-const BODY_WORDS_PER_UNIT = 120;
+const BODY_WORDS_PER_UNIT = 200;
 
 function addBodyWords(index: UnitIndex, unitId: string, identifier: string): void {
   let words = index.bodyWords.get(unitId);

@@ -17,14 +17,17 @@ export interface Handbook {
   register: RegisterEntry[];
 }
 
-/** Loads the current generation of a built handbook, read-only. */
-export function openHandbook(root: string, options: { database?: string } = {}): Handbook {
+/**
+ * Loads the current generation of a built handbook, read-only. `withUnresolved: false` leaves
+ * out the unresolved calls, which only the graph export and the build summary need.
+ */
+export function openHandbook(root: string, options: { database?: string; withUnresolved?: boolean } = {}): Handbook {
   const absoluteRoot = assertRepositoryRoot(root);
   const database = databasePathFor(absoluteRoot, options.database);
   const connection = openDatabase(database, { create: false });
   try {
     const generation = currentGenerationOrThrow(connection);
-    const graph = new ProgramGraph(readGraph(connection, generation.id));
+    const graph = new ProgramGraph(readGraph(connection, generation.id, { unresolved: options.withUnresolved !== false }));
     const organized = readOrganized(connection, generation.id);
     const primaryStageOf = new Map(organized.stages.flatMap((stage) => stage.members.filter((member) => member.primary).map((member) => [member.unit, stage.id] as const)));
     const register = buildStateRegister(graph, primaryStageOf, new Map(organized.stages.map((stage) => [stage.id, stage.position])));

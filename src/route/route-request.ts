@@ -19,7 +19,14 @@ const ROUTING = {
   state: 0.25,
   /** An expanded neighbour keeps this much of its path's score even if its own words say nothing. */
   relevanceFloor: 0.3,
+  /** Examples, evals, scripts and docs show how a harness is used; the request is about the harness itself. */
+  peripheral: 0.5,
+  /** Locations of one file allowed before the other files' best are let in. */
+  perFile: 3,
 } as const;
+
+/** Folders whose code accompanies a harness rather than implementing it. */
+const PERIPHERAL = /(^|\/)(examples?|samples?|demos?|evals?|benchmarks?|bench|scripts|docs?|e2e|integration-tests?|fixtures|test-utils|testing|perf-tests|memory-tests|internal)\//;
 
 export interface RoutedLocation {
   unit: Unit;
@@ -86,7 +93,7 @@ export function routeRequest(
     if (value <= 0) continue;
     const unit = index.unitAt(position);
     const stage = primaryStageOf.get(unit.id);
-    const boosted = (value / maxLexical) * (1 + (stage ? stageWeight.get(stage) ?? 0 : 0));
+    const boosted = (value / maxLexical) * (1 + (stage ? stageWeight.get(stage) ?? 0 : 0)) * (PERIPHERAL.test(unit.file) ? ROUTING.peripheral : 1);
     offer(unit.id, boosted, stage ? `stage ${stage} → ${shortName(unit.id)} matches the request` : `${shortName(unit.id)} matches the request`);
   }
 
@@ -119,9 +126,26 @@ export function routeRequest(
     }
   }
 
-  return [...score]
-    .map(([id, { value, why }]) => ({ unit: graph.getUnit(id)!, stage: primaryStageOf.get(id), score: value, why }))
+  const ranked = [...score]
+    .map(([id, { value, why }]) => ({ unit: graph.getUnit(id)!, stage: primaryStageOf.get(id), score: value * (PERIPHERAL.test(graph.getUnit(id)!.file) ? ROUTING.peripheral : 1), why }))
     .sort((a, b) => b.score - a.score || (a.unit.id < b.unit.id ? -1 : 1));
+  return diversify(ranked);
+}
+
+/**
+ * Lets at most a few locations of one file through before every other file has shown its best:
+ * a behaviour spread over files should show the files, not ten methods of the first one.
+ */
+function diversify(ranked: RoutedLocation[]): RoutedLocation[] {
+  const first: RoutedLocation[] = [];
+  const later: RoutedLocation[] = [];
+  const perFile = new Map<string, number>();
+  for (const location of ranked) {
+    const seen = perFile.get(location.unit.file) ?? 0;
+    perFile.set(location.unit.file, seen + 1);
+    (seen < ROUTING.perFile ? first : later).push(location);
+  }
+  return [...first, ...later];
 }
 
 /**

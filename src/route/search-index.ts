@@ -14,6 +14,7 @@ interface Document {
   unit: Unit;
   weights: Map<string, number>;
   nameTerms: Set<string>;
+  docTerms: Set<string>;
   length: number;
 }
 
@@ -26,6 +27,7 @@ export class UnitSearchIndex {
   private readonly documents: Document[] = [];
   private readonly postings = new Map<string, number[]>();
   private readonly averageLength: number;
+  private readonly nameFrequency = new Map<string, number>();
 
   constructor(units: readonly Unit[]) {
     for (const unit of units) {
@@ -44,16 +46,18 @@ export class UnitSearchIndex {
       add(unit.words, FIELDS.words);
       add(unit.literals, FIELDS.literals);
       const nameTerms = new Set(termsOf(unit.symbol.replace(/~\d+$/, '')));
+      const docTerms = new Set(termsOf(unit.doc));
       let length = 0;
       for (const weight of weights.values()) length += weight;
       const position = this.documents.length;
-      this.documents.push({ unit, weights, nameTerms, length });
+      this.documents.push({ unit, weights, nameTerms, docTerms, length });
       for (const term of weights.keys()) {
         const list = this.postings.get(term) ?? [];
         list.push(position);
         this.postings.set(term, list);
       }
     }
+    for (const document of this.documents) for (const term of document.nameTerms) this.nameFrequency.set(term, (this.nameFrequency.get(term) ?? 0) + 1);
     this.averageLength = this.documents.reduce((sum, document) => sum + document.length, 0) / Math.max(1, this.documents.length);
   }
 
@@ -88,21 +92,21 @@ export class UnitSearchIndex {
   }
 
   /**
-   * Words that appear with `term` in unit names more often than chance: the repository's own
-   * synonyms and companions ("mask" with "secret", "compress" with "history").
+   * Words of unit names that go with `term` in names and doc comments more often than chance:
+   * the repository's own vocabulary ("layer" in docs of units named "middleware").
    */
   companions(term: string, limit: number): string[] {
     const counts = new Map<string, number>();
     let withTerm = 0;
     for (const document of this.documents) {
-      if (!document.nameTerms.has(term)) continue;
+      if (!document.nameTerms.has(term) && !document.docTerms.has(term)) continue;
       withTerm += 1;
       for (const other of document.nameTerms) if (other !== term) counts.set(other, (counts.get(other) ?? 0) + 1);
     }
     if (withTerm < 2) return [];
     return [...counts]
       .filter(([, count]) => count >= 2)
-      .map(([other, count]) => [other, count / (this.postings.get(other)?.length ?? 1)] as const)
+      .map(([other, count]) => [other, count / (this.nameFrequency.get(other) ?? 1)] as const)
       .filter(([, lift]) => lift >= 0.2)
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
       .slice(0, limit)

@@ -62,6 +62,26 @@ describe('handbook CLI', () => {
     expect(JSON.parse(stats.stdout).files).toBe(25);
   });
 
+  it('answers ask with the JSON contract scripts and the benchmark rely on, and groups by stage for people', () => {
+    const repo = copyOfFixture();
+    handbook(['build', repo]);
+    const json = handbook(['ask', 'where are secrets masked?', '--repo', repo, '--json', '--limit', '5']);
+    expect(json.code).toBe(0);
+    const result = JSON.parse(json.stdout);
+    expect(result.request).toBe('where are secrets masked?');
+    expect(result.frozen).toBe(0);
+    expect(result.locations).toHaveLength(5);
+    for (const location of result.locations) {
+      expect(Object.keys(location).sort()).toEqual(['endLine', 'file', 'line', 'score', 'stage', 'status', 'symbol', 'why']);
+    }
+    expect(result.locations[0].score).toBe(1);
+    const human = handbook(['ask', 'where are secrets masked?', '--repo', repo, '--limit', '5']);
+    expect(human.stdout).toMatch(/^security$/m);
+    expect(human.stdout).toMatch(/src\/security\/secrets\.ts:27\s+maskSecrets/);
+    expectOneLineError(handbook(['ask', '', '--repo', repo]), 2, /the request is empty/);
+    expectOneLineError(handbook(['ask', 'x', '--repo', repo, '--limit', '0']), 2, /invalid option --limit/);
+  });
+
   it('exports byte-identical graphs for two builds of the same tree', () => {
     const first = copyOfFixture();
     const second = copyOfFixture();

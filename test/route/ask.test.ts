@@ -1,0 +1,115 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { askHandbook } from '../../src/api/ask-handbook.js';
+import { buildHandbook } from '../../src/api/build-handbook.js';
+import { HandbookError } from '../../src/errors.js';
+import { copyOfFixture, FIXTURE, scratchDirectory } from '../helpers/paths.js';
+
+let database: string;
+beforeAll(async () => {
+  database = path.join(scratchDirectory(), 'handbook.db');
+  await buildHandbook(FIXTURE, { database });
+});
+
+async function ask(request: string, limit = 10) {
+  const result = await askHandbook(FIXTURE, request, { database, limit });
+  return { result, symbols: result.locations.map((location) => location.symbol) };
+}
+
+async function errorOf(action: () => Promise<unknown>): Promise<string> {
+  try {
+    await action();
+  } catch (error) {
+    if (HandbookError.isInstance(error)) return `${error.code}: ${error.message}`;
+    throw error;
+  }
+  return 'no error';
+}
+
+describe('ask on the fixture harness, in a maintainer’s words', () => {
+  it('finds secret masking and every place that calls it, above unrelated code', async () => {
+    const { result, symbols } = await ask('where are credentials redacted before they are written anywhere?');
+    expect(symbols.slice(0, 3)).toContain('maskSecrets');
+    expect(symbols).toEqual(expect.arrayContaining(['Logger.write', 'SessionStore.save', 'runShellTool']));
+    expect(symbols).not.toContain('validateConfig');
+    expect(result.router).toBe('offline');
+    expect(result.stager).toEqual({ kind: 'offline' });
+    const mask = result.locations.find((location) => location.symbol === 'maskSecrets')!;
+    expect(mask).toMatchObject({ file: 'src/security/secrets.ts', line: 27, stage: 'security', status: 'fresh' });
+    expect(mask.why).toMatch(/security/);
+  });
+
+  it('maps "too long" to compaction', async () => {
+    const { symbols } = await ask('what decides that the conversation has grown too long?');
+    expect(symbols.slice(0, 5)).toEqual(expect.arrayContaining(['compactHistory', 'shouldCompact']));
+  });
+
+  it('maps "wait and try again" to the retry helpers', async () => {
+    const { symbols } = await ask('where do we wait and try again when the provider is rate limited?', 5);
+    expect(symbols).toEqual(expect.arrayContaining(['computeBackoff', 'isRetryableStatus']));
+  });
+
+  it('returns every capture path of a cross-cutting request, including the one behind a callback registration', async () => {
+    const { symbols } = await ask('hide secrets in every place that captures tool output', 15);
+    expect(symbols).toEqual(expect.arrayContaining(['runShellTool', 'webFetchTool', 'readFileTool', 'maskSecrets']));
+  });
+
+  it('returns both implementations of an interface for a request about every provider', async () => {
+    const { symbols } = await ask('make every model provider retry when the server is overloaded', 10);
+    expect(symbols).toEqual(expect.arrayContaining(['AnthropicProvider.complete', 'OpenAIProvider.complete']));
+  });
+
+  it('gives the same answer twice', async () => {
+    const first = await ask('where is the approval prompt shown to the user?');
+    const second = await ask('where is the approval prompt shown to the user?');
+    expect(second.result).toEqual(first.result);
+  });
+});
+
+describe('ask against the live code', () => {
+  it('follows a unit that moved down its file, reports a changed one, and never shows a deleted one as fresh', async () => {
+    const repo = copyOfFixture();
+    const db = path.join(scratchDirectory(), 'handbook.db');
+    await buildHandbook(repo, { database: db });
+    const file = path.join(repo, 'src/security/secrets.ts');
+    const original = readFileSync(file, 'utf8');
+
+    writeFileSync(file, `// a new header line\n// and another\n${original}`);
+    let result = await askHandbook(repo, 'where are secrets masked?', { database: db });
+    expect(result.locations.find((location) => location.symbol === 'maskSecrets')).toMatchObject({ line: 29, status: 'fresh' });
+
+    writeFileSync(file, original.replace('export function maskSecrets(', 'export function maskSecrets(/* touched */ '));
+    result = await askHandbook(repo, 'where are secrets masked?', { database: db });
+    expect(result.locations.find((location) => location.symbol === 'maskSecrets')).toMatchObject({ status: 'changed' });
+
+    writeFileSync(file, original.replace(/export function maskSecrets\([\s\S]*$/, ''));
+    result = await askHandbook(repo, 'where are secrets masked?', { database: db });
+    expect(result.locations.map((location) => location.symbol)).not.toContain('maskSecrets');
+    expect(result.frozen).toBeGreaterThanOrEqual(1);
+    expect(result.locations.every((location) => location.status === 'fresh' || location.status === 'changed')).toBe(true);
+  });
+});
+
+describe('bad input to ask', () => {
+  it('refuses an empty and a 100 KB request in one line', async () => {
+    expect(await errorOf(() => askHandbook(FIXTURE, '   ', { database }))).toMatch(/^INVALID_INPUT: the request is empty/);
+    expect(await errorOf(() => askHandbook(FIXTURE, 'mask '.repeat(20_000), { database }))).toMatch(/^INVALID_INPUT: the request is 99999 characters long/);
+  });
+
+  it('answers a request of stop words or in another language with nothing, and says why', async () => {
+    const stopWords = await askHandbook(FIXTURE, 'where is the of and to it', { database });
+    expect(stopWords.locations).toEqual([]);
+    expect(stopWords.note).toMatch(/no words the handbook can match/);
+    const other = await askHandbook(FIXTURE, '秘密情報はどこで隠されますか', { database });
+    expect(other.locations).toEqual([]);
+    expect(other.note).toBeDefined();
+  });
+
+  it('tells the user to build first, and refuses a corrupt database', async () => {
+    expect(await errorOf(() => askHandbook(copyOfFixture(), 'where are secrets masked?'))).toMatch(/^NO_HANDBOOK/);
+    const corrupt = path.join(scratchDirectory(), 'bad.db');
+    writeFileSync(corrupt, 'garbage'.repeat(1000));
+    expect(await errorOf(() => askHandbook(FIXTURE, 'where are secrets masked?', { database: corrupt }))).toMatch(/^DATABASE_CORRUPT/);
+  });
+});
