@@ -6,7 +6,8 @@ const REQUEST_WORDS = new Set(
   ('where which place places code part parts handle handled handling done happen happens decide decides decided logic ' +
     'implement implemented implementation behavior behaviour find show look located location locate live lives responsible ' +
     'thing things way ways something anything whatever actually currently also still before after during between within ' +
-    'make sure ensure want need like happen take takes kept keep going goes come comes point points').split(' ').map(stem),
+    'make sure ensure want need like happen take takes kept keep going goes come comes point points notice noticed tell tells ' +
+    'know knows figure figures realize realizes itself themselves whether').split(' ').map(stem),
 );
 
 const CROSS_CUTTING = /\b(every|all|each|both|everywhere|wherever|whichever|any|across)\b/i;

@@ -25,6 +25,9 @@ const ROUTING = {
   perFile: 3,
 } as const;
 
+/** Behaviour is done in functions; declarations of data and types mostly describe it. */
+const KIND_WEIGHT: Record<string, number> = { function: 1, method: 1, property: 1, constructor: 0.9, accessor: 0.9, class: 0.9, variable: 0.85, enum: 0.8, interface: 0.8, type: 0.8 };
+
 /** Folders whose code accompanies a harness rather than implementing it. */
 const PERIPHERAL = /(^|\/)(examples?|samples?|demos?|evals?|benchmarks?|bench|scripts|docs?|e2e|integration-tests?|fixtures|test-utils|testing|perf-tests|memory-tests|internal)\//;
 
@@ -93,7 +96,7 @@ export function routeRequest(
     if (value <= 0) continue;
     const unit = index.unitAt(position);
     const stage = primaryStageOf.get(unit.id);
-    const boosted = (value / maxLexical) * (1 + (stage ? stageWeight.get(stage) ?? 0 : 0)) * (PERIPHERAL.test(unit.file) ? ROUTING.peripheral : 1);
+    const boosted = (value / maxLexical) * (1 + (stage ? stageWeight.get(stage) ?? 0 : 0)) * (PERIPHERAL.test(unit.file) ? ROUTING.peripheral : 1) * (KIND_WEIGHT[unit.kind] ?? 1);
     offer(unit.id, boosted, stage ? `stage ${stage} → ${shortName(unit.id)} matches the request` : `${shortName(unit.id)} matches the request`);
   }
 
@@ -127,7 +130,10 @@ export function routeRequest(
   }
 
   const ranked = [...score]
-    .map(([id, { value, why }]) => ({ unit: graph.getUnit(id)!, stage: primaryStageOf.get(id), score: value * (PERIPHERAL.test(graph.getUnit(id)!.file) ? ROUTING.peripheral : 1), why }))
+    .map(([id, { value, why }]) => {
+      const unit = graph.getUnit(id)!;
+      return { unit, stage: primaryStageOf.get(id), score: value * (PERIPHERAL.test(unit.file) ? ROUTING.peripheral : 1), why };
+    })
     .sort((a, b) => b.score - a.score || (a.unit.id < b.unit.id ? -1 : 1));
   return diversify(ranked);
 }
