@@ -26,16 +26,19 @@ export interface StateAccess {
  * HandbookError that says what to do.
  */
 export class ProgramGraph {
-  readonly graph: MultiDirectedGraphType<NodeAttributes, EdgeAttributes>;
   private readonly data: ProgramGraphData;
+  private readonly unitsById = new Map<string, Unit>();
+  private readonly slotsById = new Map<string, Slot>();
   private readonly unitsByFile = new Map<string, Unit[]>();
   private readonly unitsBySymbol = new Map<string, Unit[]>();
+  private readonly outgoing = new Map<string, Edge[]>();
+  private readonly incoming = new Map<string, Edge[]>();
+  private graphology: MultiDirectedGraphType<NodeAttributes, EdgeAttributes> | undefined;
 
   constructor(data: ProgramGraphData) {
     this.data = data;
-    this.graph = new MultiDirectedGraph<NodeAttributes, EdgeAttributes>({ allowSelfLoops: true });
     for (const unit of data.units) {
-      this.graph.addNode(unit.id, { unit });
+      this.unitsById.set(unit.id, unit);
       const inFile = this.unitsByFile.get(unit.file) ?? [];
       inFile.push(unit);
       this.unitsByFile.set(unit.file, inFile);
@@ -45,16 +48,53 @@ export class ProgramGraph {
         this.unitsBySymbol.set(name, named);
       }
     }
-    for (const slot of data.slots) {
-      if (this.graph.hasNode(slot.id)) this.graph.mergeNodeAttributes(slot.id, { slot });
-      else this.graph.addNode(slot.id, { slot });
-    }
+    for (const slot of data.slots) this.slotsById.set(slot.id, slot);
+    const known = (id: string) => this.unitsById.has(id) || this.slotsById.has(id);
     for (const edge of data.edges) {
-      if (!this.graph.hasNode(edge.from) || !this.graph.hasNode(edge.to)) continue;
-      const attributes: EdgeAttributes = { kind: edge.kind, lines: edge.lines };
-      if (edge.via) attributes.via = edge.via;
-      this.graph.addEdge(edge.from, edge.to, attributes);
+      if (!known(edge.from) || !known(edge.to)) continue;
+      const out = this.outgoing.get(edge.from);
+      if (out) out.push(edge);
+      else this.outgoing.set(edge.from, [edge]);
+      const into = this.incoming.get(edge.to);
+      if (into) into.push(edge);
+      else this.incoming.set(edge.to, [edge]);
     }
+  }
+
+  /**
+   * The same graph as a graphology MultiDirectedGraph, for its algorithms and for callers that
+   * want one; built on first use, since the queries below answer from plain adjacency lists.
+   */
+  get graph(): MultiDirectedGraphType<NodeAttributes, EdgeAttributes> {
+    if (!this.graphology) {
+      const graph = new MultiDirectedGraph<NodeAttributes, EdgeAttributes>({ allowSelfLoops: true });
+      for (const unit of this.data.units) graph.addNode(unit.id, { unit });
+      for (const slot of this.data.slots) {
+        if (graph.hasNode(slot.id)) graph.mergeNodeAttributes(slot.id, { slot });
+        else graph.addNode(slot.id, { slot });
+      }
+      for (const edges of this.outgoing.values()) {
+        for (const edge of edges) {
+          const attributes: EdgeAttributes = { kind: edge.kind, lines: edge.lines };
+          if (edge.via) attributes.via = edge.via;
+          graph.addEdge(edge.from, edge.to, attributes);
+        }
+      }
+      this.graphology = graph;
+    }
+    return this.graphology;
+  }
+
+  /** Edges leaving a unit (calls, references, reads, writes, ...), optionally of one kind. */
+  outEdges(id: string, kind?: EdgeKind): readonly Edge[] {
+    const edges = this.outgoing.get(id) ?? [];
+    return kind ? edges.filter((edge) => edge.kind === kind) : edges;
+  }
+
+  /** Edges arriving at a unit or slot, optionally of one kind. */
+  inEdges(id: string, kind?: EdgeKind): readonly Edge[] {
+    const edges = this.incoming.get(id) ?? [];
+    return kind ? edges.filter((edge) => edge.kind === kind) : edges;
   }
 
   get units(): readonly Unit[] {
@@ -78,7 +118,7 @@ export class ProgramGraph {
   }
 
   getUnit(id: string): Unit | undefined {
-    return this.graph.hasNode(id) ? this.graph.getNodeAttributes(id).unit : undefined;
+    return this.unitsById.get(id);
   }
 
   /** Accepts a unit id, or a symbol (`Class.method`, `name`) that names exactly one unit. */
@@ -98,7 +138,7 @@ export class ProgramGraph {
   }
 
   getSlot(id: string): Slot | undefined {
-    return this.graph.hasNode(id) ? this.graph.getNodeAttributes(id).slot : undefined;
+    return this.slotsById.get(id);
   }
 
   /** Accepts a slot id or its `Owner.name` / `name` tail when that is unique. */
@@ -140,20 +180,20 @@ export class ProgramGraph {
 
   /** Units within `hops` steps along any relation but containment, nearest first, then by id. */
   neighbourhood(id: string, hops: number, kinds: readonly EdgeKind[] = ['calls', 'references', 'instantiates', 'extends', 'implements', 'reads', 'writes', 'imports']): Array<{ id: string; distance: number }> {
-    if (!this.graph.hasNode(id)) return [];
+    if (!this.unitsById.has(id) && !this.slotsById.has(id)) return [];
     const allowed = new Set(kinds);
     const distance = new Map<string, number>([[id, 0]]);
     let frontier = [id];
     for (let step = 1; step <= hops && frontier.length > 0; step += 1) {
       const next: string[] = [];
       for (const node of frontier) {
-        this.graph.forEachEdge(node, (_edge, attributes, source, target) => {
-          if (!allowed.has(attributes.kind)) return;
-          const other = source === node ? target : source;
-          if (distance.has(other)) return;
+        for (const edge of [...(this.outgoing.get(node) ?? []), ...(this.incoming.get(node) ?? [])]) {
+          if (!allowed.has(edge.kind)) continue;
+          const other = edge.from === node ? edge.to : edge.from;
+          if (distance.has(other)) continue;
           distance.set(other, step);
           next.push(other);
-        });
+        }
       }
       frontier = next;
     }
@@ -162,17 +202,16 @@ export class ProgramGraph {
   }
 
   private related(id: string, direction: 'in' | 'out', kinds: EdgeKind[]): Neighbour[] {
-    if (!this.graph.hasNode(id)) return [];
+    const edges = (direction === 'in' ? this.incoming : this.outgoing).get(id) ?? [];
     const found: Neighbour[] = [];
-    const each = direction === 'in' ? this.graph.forEachInEdge.bind(this.graph) : this.graph.forEachOutEdge.bind(this.graph);
-    each(id, (_edge, attributes, source, target) => {
-      if (!kinds.includes(attributes.kind)) return;
-      const unit = this.getUnit(direction === 'in' ? source : target);
-      if (!unit) return;
-      const neighbour: Neighbour = { unit, lines: attributes.lines };
-      if (attributes.via) neighbour.via = attributes.via;
+    for (const edge of edges) {
+      if (!kinds.includes(edge.kind)) continue;
+      const unit = this.unitsById.get(direction === 'in' ? edge.from : edge.to);
+      if (!unit) continue;
+      const neighbour: Neighbour = { unit, lines: edge.lines };
+      if (edge.via) neighbour.via = edge.via;
       found.push(neighbour);
-    });
+    }
     return found.sort((a, b) => (a.unit.id < b.unit.id ? -1 : a.unit.id > b.unit.id ? 1 : 0));
   }
 }

@@ -25,12 +25,8 @@ export function unitCard(graph: ProgramGraph, unit: Unit): string {
   const callers = graph.callers(unit.id).map((neighbour) => shortName(neighbour.unit.id));
   if (callees.length > 0) parts.push(`  calls: ${callees.slice(0, LIST_LIMIT).join(', ')}${callees.length > LIST_LIMIT ? ', …' : ''}`);
   if (callers.length > 0) parts.push(`  called by: ${callers.slice(0, LIST_LIMIT).join(', ')}${callers.length > LIST_LIMIT ? ', …' : ''}`);
-  const writes: string[] = [];
-  const reads: string[] = [];
-  graph.graph.forEachOutEdge(unit.id, (_edge, attributes, _source, target) => {
-    if (attributes.kind === 'writes') writes.push(shortName(target));
-    else if (attributes.kind === 'reads') reads.push(shortName(target));
-  });
+  const writes = graph.outEdges(unit.id, 'writes').map((edge) => shortName(edge.to));
+  const reads = graph.outEdges(unit.id, 'reads').map((edge) => shortName(edge.to));
   if (writes.length > 0) parts.push(`  writes: ${writes.slice(0, LIST_LIMIT).join(', ')}`);
   if (reads.length > 0) parts.push(`  reads: ${reads.slice(0, LIST_LIMIT).join(', ')}`);
   return parts.join('\n');

@@ -174,17 +174,9 @@ function siblingsOf(graph: ProgramGraph, id: string): string[] {
 }
 
 function referencedBy(graph: ProgramGraph, id: string): string[] {
-  const found: string[] = [];
-  graph.graph.forEachOutEdge(id, (_edge, attributes, _source, target) => {
-    if (attributes.kind === 'references' && graph.getUnit(target)?.kind !== 'variable') found.push(target);
-  });
-  return found;
+  return graph.outEdges(id, 'references').map((edge) => edge.to).filter((target) => graph.getUnit(target)?.kind !== 'variable');
 }
 
 function slotsTouched(graph: ProgramGraph, id: string): string[] {
-  const slots: string[] = [];
-  graph.graph.forEachOutEdge(id, (_edge, attributes, _source, target) => {
-    if (attributes.kind === 'writes') slots.push(target);
-  });
-  return slots;
+  return graph.outEdges(id, 'writes').map((edge) => edge.to);
 }

@@ -155,12 +155,12 @@ export function currentGenerationOrThrow(database: HandbookDatabase): Generation
 
 /** Reads a generation back into the same plain form analysis produced, validated at the boundary. */
 export function readGraph(database: HandbookDatabase, generation: number, parts: { unresolved?: boolean } = {}): ProgramGraphData {
-  const files = database.prepare('SELECT path, size, hash, lines, test, parse_errors, external_imports FROM files WHERE generation = ? ORDER BY path').all(generation) as Array<Record<string, unknown>>;
-  const units = database.prepare('SELECT * FROM units WHERE generation = ? ORDER BY id').all(generation) as Array<Record<string, unknown>>;
-  const edges = database.prepare('SELECT kind, source, target, lines, via FROM edges WHERE generation = ? ORDER BY kind, source, target').all(generation) as Array<Record<string, unknown>>;
-  const slots = database.prepare('SELECT * FROM slots WHERE generation = ? ORDER BY id').all(generation) as Array<Record<string, unknown>>;
+  const files = database.prepare('SELECT path, size, hash, lines, test, parse_errors, external_imports FROM files WHERE generation = ?').all(generation) as Array<Record<string, unknown>>;
+  const units = database.prepare('SELECT * FROM units WHERE generation = ?').all(generation) as Array<Record<string, unknown>>;
+  const edges = database.prepare('SELECT kind, source, target, lines, via FROM edges WHERE generation = ?').all(generation) as Array<Record<string, unknown>>;
+  const slots = database.prepare('SELECT * FROM slots WHERE generation = ?').all(generation) as Array<Record<string, unknown>>;
   // Unresolved calls are the largest table and only the graph export needs them.
-  const unresolved = parts.unresolved === false ? [] : (database.prepare('SELECT source, text, line, reason FROM unresolved WHERE generation = ? ORDER BY source, line, text').all(generation) as Array<Record<string, unknown>>);
+  const unresolved = parts.unresolved === false ? [] : (database.prepare('SELECT source, text, line, reason FROM unresolved WHERE generation = ?').all(generation) as Array<Record<string, unknown>>);
   try {
     return canonicalize({
       files: files.map((row) => sourceFileSchema.parse({ path: row.path, size: row.size, hash: row.hash, lines: row.lines, test: row.test === 1, parseErrors: row.parse_errors, externalImports: JSON.parse(String(row.external_imports)) })),
