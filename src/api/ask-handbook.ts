@@ -3,7 +3,7 @@ import { LiveResolver, type LocatorStatus } from '../locate/live-resolver.js';
 import type { Stager } from '../organize/model.js';
 import { parseRequest } from '../route/request-terms.js';
 import { routeRequest } from '../route/route-request.js';
-import { UnitSearchIndex } from '../route/search-index.js';
+import { parseStoredSearchTerms, searchableUnits, UnitSearchIndex } from '../route/search-index.js';
 import { openHandbook } from './open-handbook.js';
 
 export const MAX_REQUEST_CHARACTERS = 2_000;
@@ -47,14 +47,13 @@ export async function askHandbook(root: string, request: string, options: AskOpt
   if (text.length > MAX_REQUEST_CHARACTERS)
     throw new HandbookError('INVALID_INPUT', `the request is ${text.length} characters long`, `ask in a sentence or two (at most ${MAX_REQUEST_CHARACTERS} characters)`);
   const limit = options.limit ?? 20;
-  const handbook = openHandbook(root, { ...(options.database ? { database: options.database } : {}), withUnresolved: false });
+  const handbook = openHandbook(root, { ...(options.database ? { database: options.database } : {}), withUnresolved: false, withSearchTerms: true });
   const parsed = parseRequest(text);
   const base = { request: text, stager: handbook.organized.stager, router: 'offline' as const };
   if (parsed.terms.size === 0) return { ...base, locations: [], frozen: 0, note: 'the request has no words the handbook can match: only common words, or another language' };
 
-  const tests = new Set(handbook.graph.toData().files.filter((file) => file.test).map((file) => file.path));
-  const searchable = handbook.graph.units.filter((unit) => unit.kind !== 'file' && !tests.has(unit.file));
-  const routed = routeRequest(parsed, handbook.graph, handbook.organized, handbook.register, new UnitSearchIndex(searchable));
+  const index = new UnitSearchIndex(searchableUnits(handbook.graph), parseStoredSearchTerms(handbook.searchTerms));
+  const routed = routeRequest(parsed, handbook.graph, handbook.organized, handbook.register, index);
   if (routed.length === 0) return { ...base, locations: [], frozen: 0, note: 'no unit of the handbook matches the words of the request' };
 
   const resolver = new LiveResolver(handbook.root, handbook.graph.toData().files, async (file, source) => (await import('../analyze/parse-live-file.js')).parseLiveFile(file, source));

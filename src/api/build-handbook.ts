@@ -8,6 +8,7 @@ import { assignStagesOffline } from '../organize/offline-stager.js';
 import { organizeHandbook } from '../organize/organize-handbook.js';
 import { describeProject } from '../organize/overview.js';
 import { loadSkeleton } from '../organize/skeleton.js';
+import { searchableUnits, searchTermsOf } from '../route/search-index.js';
 import { writeGeneration } from '../store/generations.js';
 import { DatabaseModelCache } from '../store/model-cache-table.js';
 import { databasePathFor, openDatabase } from '../store/open-database.js';
@@ -85,7 +86,8 @@ export async function buildHandbook(root: string, options: BuildOptions = {}): P
     const stagerMs = Math.round(performance.now() - organizeStarted);
     options.onProgress?.({ phase: 'write', done: 0, total: 1 });
     let summary: BuildSummary | undefined;
-    writeGeneration(database, analysis.graph, handbook, {
+    const searchTerms = new Map(searchableUnits(graph).map((unit) => [unit.id, JSON.stringify(searchTermsOf(unit))]));
+    writeGeneration(database, analysis.graph, handbook, searchTerms, {
       root: absoluteRoot,
       commit,
       createdAt: new Date().toISOString(),

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { ProgramGraph } from '../graph/program-graph.js';
 import { assertRepositoryRoot } from '../analyze/repository-root.js';
 import { openDatabase, databasePathFor } from '../store/open-database.js';
-import { currentGenerationOrThrow, readGraph, readOrganized, type GenerationInfo } from '../store/generations.js';
+import { currentGenerationOrThrow, readGraph, readOrganized, readSearchTerms, type GenerationInfo } from '../store/generations.js';
 import type { OrganizedHandbook, RegisterEntry } from '../organize/model.js';
 import { buildStateRegister } from '../organize/state-register.js';
 import type { BuildSummary } from './build-summary.js';
@@ -15,13 +15,15 @@ export interface Handbook {
   graph: ProgramGraph;
   organized: OrganizedHandbook;
   register: RegisterEntry[];
+  /** Serialized search terms by unit id, when asked for. */
+  searchTerms: Map<string, string>;
 }
 
 /**
  * Loads the current generation of a built handbook, read-only. `withUnresolved: false` leaves
  * out the unresolved calls, which only the graph export and the build summary need.
  */
-export function openHandbook(root: string, options: { database?: string; withUnresolved?: boolean } = {}): Handbook {
+export function openHandbook(root: string, options: { database?: string; withUnresolved?: boolean; withSearchTerms?: boolean } = {}): Handbook {
   const absoluteRoot = assertRepositoryRoot(root);
   const database = databasePathFor(absoluteRoot, options.database);
   const connection = openDatabase(database, { create: false });
@@ -31,7 +33,8 @@ export function openHandbook(root: string, options: { database?: string; withUnr
     const organized = readOrganized(connection, generation.id);
     const primaryStageOf = new Map(organized.stages.flatMap((stage) => stage.members.filter((member) => member.primary).map((member) => [member.unit, stage.id] as const)));
     const register = buildStateRegister(graph, primaryStageOf, new Map(organized.stages.map((stage) => [stage.id, stage.position])));
-    return { root: path.resolve(absoluteRoot), database, generation, summary: generation.summary as BuildSummary, graph, organized, register };
+    const searchTerms = options.withSearchTerms ? readSearchTerms(connection, generation.id) : new Map<string, string>();
+    return { root: path.resolve(absoluteRoot), database, generation, summary: generation.summary as BuildSummary, graph, organized, register, searchTerms };
   } finally {
     connection.close();
   }

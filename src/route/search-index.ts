@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import type { Unit } from '../graph/model.js';
+import type { ProgramGraph } from '../graph/program-graph.js';
 import { isStopWord, splitWords, stem } from '../text/identifier-words.js';
 
 /** How much each place a word appears in says about what a unit does, for search. */
@@ -8,6 +10,68 @@ const B = 0.5;
 
 function termsOf(text: string): string[] {
   return splitWords(text).filter((word) => !isStopWord(word)).map(stem);
+}
+
+export const searchTermsSchema = z.object({
+  weights: z.array(z.tuple([z.string(), z.number()])),
+  names: z.array(z.string()),
+  docs: z.array(z.string()),
+});
+/** A unit's search vocabulary, computed once at build and stored: weighted terms, name terms, doc terms. */
+export type SearchTerms = z.infer<typeof searchTermsSchema>;
+
+/** What ask searches: declarations of non-test files. */
+export function searchableUnits(graph: ProgramGraph): Unit[] {
+  const tests = new Set(graph.toData().files.filter((file) => file.test).map((file) => file.path));
+  return graph.units.filter((unit) => unit.kind !== 'file' && !tests.has(unit.file));
+}
+
+function isSearchTerms(value: unknown): value is SearchTerms {
+  if (typeof value !== 'object' || value === null) return false;
+  const candidate = value as Record<string, unknown>;
+  return Array.isArray(candidate.weights) && Array.isArray(candidate.names) && Array.isArray(candidate.docs) &&
+    candidate.weights.every((pair) => Array.isArray(pair) && typeof pair[0] === 'string' && typeof pair[1] === 'number');
+}
+
+/**
+ * Parses stored search terms; a row that does not parse is left out and recomputed from its
+ * unit. A structural check instead of the zod schema: this runs on every ask over thousands of
+ * rows, and zod tripled its cost; the schema still describes the format.
+ */
+export function parseStoredSearchTerms(rows: ReadonlyMap<string, string>): Map<string, SearchTerms> {
+  const parsed = new Map<string, SearchTerms>();
+  for (const [unit, text] of rows) {
+    try {
+      const value: unknown = JSON.parse(text);
+      if (isSearchTerms(value)) parsed.set(unit, value);
+    } catch {
+      // Recomputed from the unit by the index.
+    }
+  }
+  return parsed;
+}
+
+/** The words of a unit for search, each weighted by every place it appears in. */
+export function searchTermsOf(unit: Unit): SearchTerms {
+  const weights = new Map<string, number>();
+  const add = (text: string, weight: number) => {
+    for (const term of new Set(termsOf(text))) weights.set(term, (weights.get(term) ?? 0) + weight);
+  };
+  const segments = unit.symbol.replace(/~\d+$/, '').split('.');
+  add(segments[segments.length - 1] ?? '', FIELDS.name);
+  add(segments.slice(0, -1).join(' '), FIELDS.owner);
+  const parts = unit.file.split('/');
+  add((parts[parts.length - 1] ?? '').replace(/\.[^.]+$/, ''), FIELDS.fileName);
+  add(parts.slice(0, -1).join(' '), FIELDS.directory);
+  add(unit.doc, FIELDS.doc);
+  add(unit.signature, FIELDS.signature);
+  add(unit.words, FIELDS.words);
+  add(unit.literals, FIELDS.literals);
+  return {
+    weights: [...weights].map(([term, weight]) => [term, Math.round(weight * 100) / 100] as [string, number]),
+    names: [...new Set(termsOf(unit.symbol.replace(/~\d+$/, '')))],
+    docs: [...new Set(termsOf(unit.doc))],
+  };
 }
 
 interface Document {
@@ -20,8 +84,8 @@ interface Document {
 
 /**
  * BM25 over units, each a bag of weighted words from its name, class, file, folder, doc,
- * signature, body identifiers and string literals; plus the co-occurrence of words in names,
- * which teaches the index the repository's own vocabulary.
+ * signature, body identifiers and string literals; plus the co-occurrence of words in names
+ * and docs, which teaches the index the repository's own vocabulary.
  */
 export class UnitSearchIndex {
   private readonly documents: Document[] = [];
@@ -29,32 +93,19 @@ export class UnitSearchIndex {
   private readonly averageLength: number;
   private readonly nameFrequency = new Map<string, number>();
 
-  constructor(units: readonly Unit[]) {
+  /** `stored` gives each unit's terms as the build computed them; a unit missing there is computed now. */
+  constructor(units: readonly Unit[], stored: ReadonlyMap<string, SearchTerms> = new Map()) {
     for (const unit of units) {
-      const weights = new Map<string, number>();
-      const add = (text: string, weight: number) => {
-        for (const term of new Set(termsOf(text))) weights.set(term, (weights.get(term) ?? 0) + weight);
-      };
-      const segments = unit.symbol.replace(/~\d+$/, '').split('.');
-      add(segments[segments.length - 1] ?? '', FIELDS.name);
-      add(segments.slice(0, -1).join(' '), FIELDS.owner);
-      const parts = unit.file.split('/');
-      add((parts[parts.length - 1] ?? '').replace(/\.[^.]+$/, ''), FIELDS.fileName);
-      add(parts.slice(0, -1).join(' '), FIELDS.directory);
-      add(unit.doc, FIELDS.doc);
-      add(unit.signature, FIELDS.signature);
-      add(unit.words, FIELDS.words);
-      add(unit.literals, FIELDS.literals);
-      const nameTerms = new Set(termsOf(unit.symbol.replace(/~\d+$/, '')));
-      const docTerms = new Set(termsOf(unit.doc));
+      const terms = stored.get(unit.id) ?? searchTermsOf(unit);
+      const weights = new Map(terms.weights);
       let length = 0;
       for (const weight of weights.values()) length += weight;
       const position = this.documents.length;
-      this.documents.push({ unit, weights, nameTerms, docTerms, length });
+      this.documents.push({ unit, weights, nameTerms: new Set(terms.names), docTerms: new Set(terms.docs), length });
       for (const term of weights.keys()) {
-        const list = this.postings.get(term) ?? [];
-        list.push(position);
-        this.postings.set(term, list);
+        const list = this.postings.get(term);
+        if (list) list.push(position);
+        else this.postings.set(term, [position]);
       }
     }
     for (const document of this.documents) for (const term of document.nameTerms) this.nameFrequency.set(term, (this.nameFrequency.get(term) ?? 0) + 1);

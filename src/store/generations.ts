@@ -39,6 +39,8 @@ export function writeGeneration(
   database: HandbookDatabase,
   graph: ProgramGraphData,
   organized: OrganizedHandbook,
+  /** Each searchable unit's search terms, serialized by the caller: what `ask` reads instead of re-tokenizing. */
+  searchTerms: ReadonlyMap<string, string>,
   details: { root: string; commit: string | null; createdAt: string; summary: (generation: number) => unknown },
 ): number {
   database.prepare("DELETE FROM generations WHERE status = 'building'").run();
@@ -64,6 +66,8 @@ export function writeGeneration(
   const insertUnresolved = database.prepare('INSERT INTO unresolved VALUES (?, ?, ?, ?, ?)');
   chunked(database, graph.unresolved, (call) => insertUnresolved.run(generation, call.from, call.text, call.line, call.reason));
   writeOrganized(database, generation, organized);
+  const insertTerms = database.prepare('INSERT INTO search_terms VALUES (?, ?, ?)');
+  chunked(database, [...searchTerms], ([unit, terms]) => insertTerms.run(generation, unit, terms));
 
   database.transaction(() => {
     database
@@ -119,7 +123,7 @@ export function readOrganized(database: HandbookDatabase, generation: number): O
 
 function removeOrphanRows(database: HandbookDatabase): void {
   database.transaction(() => {
-    for (const table of ['files', 'units', 'edges', 'slots', 'unresolved', 'stages', 'stage_members', 'handbooks'])
+    for (const table of ['files', 'units', 'edges', 'slots', 'unresolved', 'stages', 'stage_members', 'handbooks', 'search_terms'])
       database.prepare(`DELETE FROM ${table} WHERE generation NOT IN (SELECT id FROM generations)`).run();
   })();
 }
@@ -179,4 +183,10 @@ export function readGraph(database: HandbookDatabase, generation: number, parts:
   } catch (error) {
     throw new HandbookError('DATABASE_CORRUPT', 'the handbook database holds rows this version cannot read', 'delete .handbook/handbook.db and run `handbook build` again', { cause: error });
   }
+}
+
+/** Serialized search terms of a generation, by unit id; parsing them is the reader's business. */
+export function readSearchTerms(database: HandbookDatabase, generation: number): Map<string, string> {
+  const rows = database.prepare('SELECT unit, terms FROM search_terms WHERE generation = ?').all(generation) as Array<{ unit: string; terms: string }>;
+  return new Map(rows.map((row) => [row.unit, row.terms]));
 }

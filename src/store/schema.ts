@@ -63,6 +63,9 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE units ADD COLUMN words TEXT NOT NULL DEFAULT '';
   `,
+  `
+  CREATE TABLE search_terms (generation INTEGER NOT NULL, unit TEXT NOT NULL, terms TEXT NOT NULL, PRIMARY KEY (generation, unit)) WITHOUT ROWID;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
