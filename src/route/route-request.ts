@@ -97,7 +97,8 @@ export function routeRequest(
     const unit = index.unitAt(position);
     const stage = primaryStageOf.get(unit.id);
     const boosted = (value / maxLexical) * (1 + (stage ? stageWeight.get(stage) ?? 0 : 0)) * (PERIPHERAL.test(unit.file) ? ROUTING.peripheral : 1) * (KIND_WEIGHT[unit.kind] ?? 1);
-    offer(unit.id, boosted, stage ? `stage ${stage} → ${shortName(unit.id)} matches the request` : `${shortName(unit.id)} matches the request`);
+    const matched = `matches ${index.matchedTerms(position, query).join(', ')}`;
+    offer(unit.id, boosted, stage ? `stage ${stage} → ${shortName(unit.id)} ${matched}` : `${shortName(unit.id)} ${matched}`);
   }
 
   const relevance = (id: string) => {

@@ -124,6 +124,16 @@ export class UnitSearchIndex {
     return this.postings.has(term);
   }
 
+  /** The query's own terms (not synonyms) found in a unit, strongest first: the "why" of a match. */
+  matchedTerms(position: number, query: Map<string, number>, limit = 3): string[] {
+    const weights = this.documents[position]!.weights;
+    return [...query]
+      .filter(([term]) => weights.has(term))
+      .sort((a, b) => b[1] * weights.get(b[0])! - a[1] * weights.get(a[0])! || (a[0] < b[0] ? -1 : 1))
+      .slice(0, limit)
+      .map(([term]) => term);
+  }
+
   /** BM25 of every unit for weighted query terms; units that match nothing score 0. */
   score(query: Map<string, number>): Float64Array {
     const scores = new Float64Array(this.documents.length);
