@@ -166,12 +166,41 @@ function siblingsOf(graph: ProgramGraph, id: string): string[] {
     if (caller.via !== 'dispatch') continue;
     for (const target of graph.callees(caller.unit.id)) if (target.via === 'dispatch' && target.unit.id !== id) siblings.add(target.unit.id);
   }
+  const unit = graph.getUnit(id);
+  const owner = unit?.kind === 'class' ? unit : unit?.parent ? graph.getUnit(unit.parent) : undefined;
+  if (unit && owner?.kind === 'class') {
+    const member = unit === owner ? undefined : unit.symbol.slice(owner.symbol.length + 1);
+    for (const other of siblingClasses(graph, owner.id)) {
+      if (!member) siblings.add(other);
+      else {
+        const otherClass = graph.getUnit(other)!;
+        const counterpart = graph.getUnit(`${otherClass.file}#${otherClass.symbol}.${member}`);
+        if (counterpart) siblings.add(counterpart.id);
+      }
+    }
+  }
   for (const referrer of graph.referrers(id)) {
     const passed = referencedBy(graph, referrer.unit.id);
     if (passed.length > 12) continue;
     for (const other of passed) if (other !== id) siblings.add(other);
   }
   return [...siblings].sort();
+}
+
+/** Classes that implement or extend what this class implements or extends. */
+function siblingClasses(graph: ProgramGraph, classId: string): string[] {
+  const found = new Set<string>();
+  for (const kind of ['implements', 'extends'] as const) {
+    for (const contract of graph.outEdges(classId, kind)) {
+      for (const implementer of graph.inEdges(contract.to)) {
+        if ((implementer.kind === 'implements' || implementer.kind === 'extends') && implementer.from !== classId) found.add(implementer.from);
+      }
+      // The contract itself, when it is a class or interface of the repository, is part of the family.
+      found.add(contract.to);
+    }
+  }
+  for (const implementer of graph.inEdges(classId)) if (implementer.kind === 'implements' || implementer.kind === 'extends') found.add(implementer.from);
+  return [...found].sort();
 }
 
 function referencedBy(graph: ProgramGraph, id: string): string[] {
