@@ -1,16 +1,14 @@
 import { z } from 'zod';
 import type { Unit } from '../graph/model.js';
 import type { ProgramGraph } from '../graph/program-graph.js';
-import { isStopWord, splitWords, stem } from '../text/identifier-words.js';
+import { terms } from '../text/identifier-words.js';
 
 /** How much each place a word appears in says about what a unit does, for search. */
 const FIELDS = { name: 3, owner: 2, fileName: 1.5, directory: 1, doc: 1, signature: 0.7, words: 0.5, literals: 0.4 } as const;
 const K1 = 1.2;
 const B = 0.5;
 
-function termsOf(text: string): string[] {
-  return splitWords(text).filter((word) => !isStopWord(word)).map(stem);
-}
+const termsOf = terms;
 
 export const searchTermsSchema = z.object({
   weights: z.array(z.tuple([z.string(), z.number()])),

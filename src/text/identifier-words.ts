@@ -4,6 +4,21 @@
  * request's words meet the code's words.
  */
 export function splitWords(text: string): string[] {
+  // Identifiers repeat across a repository thousands of times; split each text once.
+  if (text.length <= 64) {
+    const known = splitCache.get(text);
+    if (known) return known;
+    const split = splitUncached(text);
+    if (splitCache.size > 200_000) splitCache.clear();
+    splitCache.set(text, split);
+    return split;
+  }
+  return splitUncached(text);
+}
+
+const splitCache = new Map<string, string[]>();
+
+function splitUncached(text: string): string[] {
   const words: string[] = [];
   const spaced = text
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
@@ -43,7 +58,19 @@ function undouble(word: string): string {
   return /([bdgmnprt])\1$/.test(word) ? word.slice(0, -1) : word;
 }
 
+const stemCache = new Map<string, string>();
+
 /** Words of a text, split, stop words removed, stemmed. */
 export function terms(text: string): string[] {
-  return splitWords(text).filter((word) => !isStopWord(word)).map(stem);
+  return splitWords(text).filter((word) => !isStopWord(word)).map(cachedStem);
+}
+
+function cachedStem(word: string): string {
+  let stemmed = stemCache.get(word);
+  if (stemmed === undefined) {
+    stemmed = stem(word);
+    if (stemCache.size > 100_000) stemCache.clear();
+    stemCache.set(word, stemmed);
+  }
+  return stemmed;
 }
