@@ -66,21 +66,24 @@ export async function buildHandbook(root: string, options: BuildOptions = {}): P
     } else {
       const { assignStagesWithModel } = await import('../organize/llm-stager.js');
       const { summarizeStagesWithModel } = await import('../organize/llm-summaries.js');
+      const { proposeStages } = await import('../organize/llm-stage-proposal.js');
       const cache = new DatabaseModelCache(database);
-      const report = await assignStagesWithModel(graph, skeleton, offline, {
+      const proposal = await proposeStages(graph, skeleton, project, provider, cache);
+      const stages = proposal.skeleton;
+      const report = await assignStagesWithModel(graph, stages, offline, {
         provider,
         cache,
         onProgress: (done, total) => options.onProgress?.({ phase: 'organize', done, total }),
       });
-      handbook = organizeHandbook(graph, skeleton, report.assignments, { kind: 'llm', model: provider.id, fallbackUnits: report.fallbackUnits }, project).handbook;
+      handbook = organizeHandbook(graph, stages, report.assignments, { kind: 'llm', model: provider.id, fallbackUnits: report.fallbackUnits }, project).handbook;
       const summaries = await summarizeStagesWithModel(graph, handbook.stages, provider, cache);
       modelUse = {
         model: provider.id,
-        calls: report.modelCalls + summaries.modelCalls,
+        calls: proposal.modelCalls + report.modelCalls + summaries.modelCalls,
         cachedUnits: report.cachedUnits,
         fallbackUnits: report.fallbackUnits,
         fallbackSummaries: summaries.fallbackStages,
-        rejected: [...report.rejected, ...summaries.rejected],
+        rejected: [...proposal.rejected, ...report.rejected, ...summaries.rejected],
       };
     }
     const stagerMs = Math.round(performance.now() - organizeStarted);

@@ -27,10 +27,16 @@ function askedUnits(text: string): string[] {
 }
 
 /** A model that knows the fixture: it answers each unit with the stage a maintainer expects. */
-const knowledgeableModel: ModelBehaviour = ({ tool, askedUnits: units }) =>
-  tool === 'write_summary'
-    ? { tool, arguments: JSON.stringify({ summary: 'A model-written paragraph about this stage of the mini harness and the units that matter in it.' }) }
-    : { tool, arguments: JSON.stringify({ assignments: units.map((unit) => ({ unit, stages: [EXPECTED.get(unit)![0]] })) }) };
+const PROPOSAL = {
+  refined: [{ id: 'security', name: 'Secrets and redaction', description: 'Masks credentials in whatever the harness captures' }],
+  added: [{ id: 'hooks', name: 'Lifecycle hooks', description: 'Callbacks fired around model calls and tool results', hints: ['hook', 'hooks'] }],
+};
+
+const knowledgeableModel: ModelBehaviour = ({ tool, askedUnits: units }) => {
+  if (tool === 'propose_stages') return { tool, arguments: JSON.stringify(PROPOSAL) };
+  if (tool === 'write_summary') return { tool, arguments: JSON.stringify({ summary: 'A model-written paragraph about this stage of the mini harness and the units that matter in it.' }) };
+  return { tool, arguments: JSON.stringify({ assignments: units.map((unit) => ({ unit, stages: [EXPECTED.get(unit)![0]] })) }) };
+};
 
 interface ProviderKind {
   name: string;
@@ -94,9 +100,13 @@ describe.each(PROVIDERS)('the llm stager through $name', (kind) => {
     const wrong = EXPECTED_STAGES.filter(([unit, stages]) => stageOf.get(unit) !== stages[0]);
     expect(wrong).toEqual([]);
     expect(handbook.organized.stages.find((stage) => stage.id === 'security')!.summary).toMatch(/^A model-written paragraph/);
-    const first = server.requests[0]!.body as { messages: unknown[]; tools: unknown[] };
-    expect(JSON.stringify(first)).toContain('assign_stages');
-    expect(JSON.stringify(first)).toContain('src/security/secrets.ts#maskSecrets (function)');
+    // The model proposed the stages: one renamed for this harness, one added.
+    expect(handbook.organized.stages.find((stage) => stage.id === 'security')!.name).toBe('Secrets and redaction');
+    expect(handbook.organized.stages.map((stage) => stage.id)).toContain('hooks');
+    expect(JSON.stringify(server.requests[0]!.body)).toContain('propose_stages');
+    const assigning = server.requests.map((request) => JSON.stringify(request.body)).filter((body) => body.includes('assign_stages'));
+    expect(assigning.length).toBeGreaterThan(0);
+    expect(assigning.join('\n')).toContain('src/security/secrets.ts#maskSecrets (function)');
   });
 
   it('asks again only about what changed: a rebuild is answered from the cache', async () => {
@@ -111,7 +121,7 @@ describe.each(PROVIDERS)('the llm stager through $name', (kind) => {
 
   it('rejects unknown unit and stage ids, re-asks for skipped units, and falls back for what stays missing', async () => {
     const server = await serve(kind, ({ tool, askedUnits: units, index }) => {
-      if (tool === 'write_summary') return knowledgeableModel({ tool, askedUnits: units, index });
+      if (tool !== 'assign_stages') return knowledgeableModel({ tool, askedUnits: units, index });
       // Answers half the units each time, invents a unit and a stage, and never answers the hooks type.
       const answered = units.filter((unit, position) => position % 2 === 0 && !unit.endsWith('#Hooks'));
       const assignments = [
@@ -137,6 +147,7 @@ describe.each(PROVIDERS)('the llm stager through $name', (kind) => {
     const summary = await buildHandbook(FIXTURE, { database, ...kind.options(server.url) });
     expect(summary.stager).toMatchObject({ kind: 'llm', fallbackUnits: UNIT_COUNT });
     expect(summary.model!.rejected[0]).toMatch(/malformed/);
+    expect(summary.model!.rejected[0]).toMatch(/^stage proposal: provider error \(malformed\)/);
     const offline = path.join(scratchDirectory(), 'offline.db');
     await buildHandbook(FIXTURE, { database: offline });
     expect([...primaryStages(database).stageOf]).toEqual([...primaryStages(offline).stageOf]);
