@@ -7,6 +7,8 @@ export const EXIT = {
   invalidInput: 2,
   noHandbook: 3,
   database: 4,
+  /** `status`: the handbook is stale (entries changed or frozen since the build). */
+  stale: 5,
 } as const;
 
 export function exitCodeFor(code: ErrorCode): number {

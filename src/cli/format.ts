@@ -1,4 +1,4 @@
-import type { AskResult, BuildSummary, Neighbour, OrganizedHandbook, ProgramGraph, RegisterEntry, Slot, Stage, StateAccess, Unit } from '../index.js';
+import type { AskResult, StatusReport, BuildSummary, Neighbour, OrganizedHandbook, ProgramGraph, RegisterEntry, Slot, Stage, StateAccess, Unit } from '../index.js';
 
 function counts(record: Partial<Record<string, number>>): string {
   const parts = Object.entries(record)
@@ -141,5 +141,19 @@ export function formatAsk(result: AskResult): string {
       lines.push(`      ${location.why}`);
     }
   }
+  return lines.join('\n');
+}
+
+export function formatStatus(report: StatusReport): string {
+  const { counts } = report;
+  const lines = [
+    `${report.fresh ? 'fresh' : 'stale'}: ${report.root}`,
+    `  built      ${report.builtAt}${report.builtCommit ? ` at commit ${report.builtCommit.slice(0, 12)}` : ''}; now ${report.head ? `at commit ${report.head.slice(0, 12)}` : 'not a git checkout'}`,
+    `  entries    ${counts.fresh} fresh, ${counts.changed} changed, ${counts.frozen} frozen`,
+  ];
+  if (report.changed.length > 0) lines.push(`  changed    ${report.changed.slice(0, 8).map(shortId).join(', ')}${report.changed.length > 8 ? ', …' : ''}`);
+  for (const entry of report.frozen.slice(0, 20)) lines.push(`  frozen     ${shortId(entry.unit)}: ${entry.reason}`);
+  if (report.frozen.length > 20) lines.push(`  … and ${report.frozen.length - 20} more frozen`);
+  if (!report.fresh) lines.push('  run `handbook build` to bring the handbook up to date');
   return lines.join('\n');
 }

@@ -2,9 +2,9 @@
 import { writeFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { z } from 'zod';
-import { askHandbook, buildHandbook, HandbookError, openHandbook, renderHandbook } from '../index.js';
+import { askHandbook, buildHandbook, handbookStatus, HandbookError, openHandbook, renderHandbook } from '../index.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
-import { formatAsk, formatNeighbours, formatOverview, formatRegister, formatSlot, formatStage, formatSummary, formatUnit } from './format.js';
+import { formatAsk, formatStatus, formatNeighbours, formatOverview, formatRegister, formatSlot, formatStage, formatSummary, formatUnit } from './format.js';
 import { createProgressReporter } from './progress.js';
 
 const VERSION = '0.1.0';
@@ -144,6 +144,20 @@ export function createProgram(): Command {
     else print(formatAsk(result));
   });
 
+  program
+    .command('status')
+    .description('is the handbook fresh? every entry checked against the live files; exit 0 fresh, 5 stale')
+    .argument('[repo]', 'repository folder', '.')
+    .option('--db <path>', 'database file (default: <repo>/.handbook/handbook.db)')
+    .option('--json', 'print JSON on stdout')
+    .action(async (repo: string, raw: unknown) => {
+      const options = parseOptions(readOptionsSchema.omit({ repo: true }), raw);
+      const report = await handbookStatus(repo, options.db ? { database: options.db } : {});
+      if (options.json) printJson(report);
+      else print(formatStatus(report));
+      if (!report.fresh) process.exitCode = EXIT.stale;
+    });
+
   const graph = program.command('graph').description('query the program graph of the current handbook');
 
   readOptions(graph.command('stats').description('counts of files, units, edges and resolved calls')).action((raw: unknown) => {
@@ -205,7 +219,7 @@ export async function run(argv: string[]): Promise<number> {
   const debug = argv.includes('--debug');
   try {
     await program.parseAsync(argv);
-    return EXIT.ok;
+    return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return EXIT.ok;
