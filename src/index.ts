@@ -30,3 +30,4 @@ export type {
 } from './llm/chat-types.js';
 export { askHandbook, type AskOptions, type AskResult, type AskLocation, MAX_REQUEST_CHARACTERS } from './api/ask-handbook.js';
 export { handbookStatus, type StatusReport } from './api/handbook-status.js';
+export { shortName } from './graph/unit-name.js';

@@ -1,3 +1,4 @@
+import { shortName } from '../index.js';
 import type { AskResult, StatusReport, BuildSummary, Neighbour, OrganizedHandbook, ProgramGraph, RegisterEntry, Slot, Stage, StateAccess, Unit } from '../index.js';
 
 function counts(record: Partial<Record<string, number>>): string {
@@ -82,20 +83,16 @@ function stagerLine(organized: OrganizedHandbook): string {
   return organized.stager.kind === 'offline' ? 'stages by the offline stager (deterministic, no model)' : `stages by the llm stager (${organized.stager.model})`;
 }
 
-function shortId(id: string): string {
-  const hash = id.indexOf('#');
-  return hash < 0 ? id : id.slice(hash + 1);
-}
 
 export function formatOverview(organized: OrganizedHandbook): string {
   const overview = organized.overview;
   const lines = [overview.title, ...(overview.description ? [`  ${overview.description}`] : []), `  ${stagerLine(organized)}`, ''];
   for (const stage of organized.stages) lines.push(`  ${String(stage.position + 1).padStart(2)}. ${stage.id.padEnd(20)} ${String(stage.members.filter((member) => member.primary).length).padStart(5)} units  ${stage.description}`);
   lines.push('', `  unassigned: ${overview.counts.unassigned} of ${overview.counts.units} units`);
-  if (overview.entryPoints.length > 0) lines.push(`  entry points: ${overview.entryPoints.slice(0, 6).map(shortId).join(', ')}${overview.entryPoints.length > 6 ? ', …' : ''}`);
+  if (overview.entryPoints.length > 0) lines.push(`  entry points: ${overview.entryPoints.slice(0, 6).map(shortName).join(', ')}${overview.entryPoints.length > 6 ? ', …' : ''}`);
   if (overview.couplingSlots.length > 0) {
     lines.push('  state coupling stages:');
-    for (const slot of overview.couplingSlots.slice(0, 8)) lines.push(`    ${shortId(slot.slot)}  (${slot.stages.join(', ')})`);
+    for (const slot of overview.couplingSlots.slice(0, 8)) lines.push(`    ${shortName(slot.slot)}  (${slot.stages.join(', ')})`);
   }
   return lines.join('\n');
 }
@@ -103,7 +100,7 @@ export function formatOverview(organized: OrganizedHandbook): string {
 export function formatStage(stage: Stage, graph: ProgramGraph, organized: OrganizedHandbook): string {
   const primary = stage.members.filter((member) => member.primary);
   const lines = [`${stage.position + 1}. ${stage.name} (${stage.id}), ${stagerLine(organized)}`, `  ${stage.summary}`, ''];
-  if (stage.entryPoints.length > 0) lines.push(`  entry points: ${stage.entryPoints.map(shortId).join(', ')}`, '');
+  if (stage.entryPoints.length > 0) lines.push(`  entry points: ${stage.entryPoints.map(shortName).join(', ')}`, '');
   lines.push(`  members: ${primary.length}`);
   for (const member of primary) {
     const unit = graph.getUnit(member.unit);
@@ -116,9 +113,9 @@ export function formatRegister(entries: readonly RegisterEntry[]): string {
   if (entries.length === 0) return 'no shared state';
   const lines: string[] = [];
   for (const entry of entries) {
-    lines.push(`${shortId(entry.slot)}  ${entry.file}:${entry.line}  stages: ${entry.stages.join(', ') || '-'}`);
-    lines.push(`  writers: ${entry.writers.map((access) => shortId(access.unit)).join(', ') || '-'}`);
-    lines.push(`  readers: ${entry.readers.map((access) => shortId(access.unit)).join(', ') || '-'}`);
+    lines.push(`${shortName(entry.slot)}  ${entry.file}:${entry.line}  stages: ${entry.stages.join(', ') || '-'}`);
+    lines.push(`  writers: ${entry.writers.map((access) => shortName(access.unit)).join(', ') || '-'}`);
+    lines.push(`  readers: ${entry.readers.map((access) => shortName(access.unit)).join(', ') || '-'}`);
   }
   return lines.join('\n');
 }
@@ -151,8 +148,8 @@ export function formatStatus(report: StatusReport): string {
     `  built      ${report.builtAt}${report.builtCommit ? ` at commit ${report.builtCommit.slice(0, 12)}` : ''}; now ${report.head ? `at commit ${report.head.slice(0, 12)}` : 'not a git checkout'}`,
     `  entries    ${counts.fresh} fresh, ${counts.changed} changed, ${counts.frozen} frozen`,
   ];
-  if (report.changed.length > 0) lines.push(`  changed    ${report.changed.slice(0, 8).map(shortId).join(', ')}${report.changed.length > 8 ? ', …' : ''}`);
-  for (const entry of report.frozen.slice(0, 20)) lines.push(`  frozen     ${shortId(entry.unit)}: ${entry.reason}`);
+  if (report.changed.length > 0) lines.push(`  changed    ${report.changed.slice(0, 8).map(shortName).join(', ')}${report.changed.length > 8 ? ', …' : ''}`);
+  for (const entry of report.frozen.slice(0, 20)) lines.push(`  frozen     ${shortName(entry.unit)}: ${entry.reason}`);
   if (report.frozen.length > 20) lines.push(`  … and ${report.frozen.length - 20} more frozen`);
   if (!report.fresh) lines.push('  run `handbook build` to bring the handbook up to date');
   return lines.join('\n');

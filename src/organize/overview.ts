@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { ProgramGraph } from '../graph/program-graph.js';
 import type { Overview, RegisterEntry, Stage, Stager } from './model.js';
+import { firstSentence } from '../text/first-sentence.js';
 
 export interface ProjectDescription {
   title: string;
@@ -40,10 +41,6 @@ function readmeParagraph(root: string): string {
   return prose ? prose.replace(/\s+/g, ' ').replace(/\[([^\]]+)\]\([^)]+\)/g, '$1').trim().slice(0, 600) : '';
 }
 
-function firstSentence(text: string): string {
-  const match = /^(.+?[.!?])(\s|$)/.exec(text);
-  return match ? match[1]! : text;
-}
 
 export function buildOverview(input: {
   graph: ProgramGraph;

@@ -1,10 +1,7 @@
 import type { ProgramGraph } from '../graph/program-graph.js';
 import type { RegisterEntry, Stage } from './model.js';
+import { shortName } from '../graph/unit-name.js';
 
-function shortName(id: string): string {
-  const hash = id.indexOf('#');
-  return hash < 0 ? id : id.slice(hash + 1);
-}
 
 function list(items: string[]): string {
   if (items.length <= 1) return items.join('');

@@ -1,18 +1,11 @@
 import type { Unit } from '../graph/model.js';
 import type { ProgramGraph } from '../graph/program-graph.js';
+import { shortName } from '../graph/unit-name.js';
+import { firstSentence } from '../text/first-sentence.js';
 
 const LIST_LIMIT = 5;
 
-function shortName(id: string): string {
-  const hash = id.indexOf('#');
-  return hash < 0 ? id : id.slice(hash + 1);
-}
 
-function firstSentence(text: string): string {
-  const match = /^(.+?[.!?])(\s|$)/.exec(text);
-  const sentence = match ? match[1]! : text;
-  return sentence.length > 200 ? `${sentence.slice(0, 199)}…` : sentence;
-}
 
 /**
  * A compact description of one unit for a model: id, kind, signature, first sentence of its

@@ -3,6 +3,7 @@ import type { ProgramGraph } from '../graph/program-graph.js';
 import type { OrganizedHandbook, RegisterEntry } from '../organize/model.js';
 import type { ParsedRequest } from './request-terms.js';
 import type { UnitSearchIndex } from './search-index.js';
+import { shortName } from '../graph/unit-name.js';
 
 /** Tuning of the router, in one place. */
 const ROUTING = {
@@ -38,10 +39,6 @@ export interface RoutedLocation {
   why: string;
 }
 
-function shortName(id: string): string {
-  const hash = id.indexOf('#');
-  return hash < 0 ? id : id.slice(hash + 1);
-}
 
 /**
  * Routes a behaviour request down the handbook: request words (with the thesaurus and the
