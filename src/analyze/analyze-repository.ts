@@ -1,5 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { ts } from 'ts-morph';
 import type { ProgramGraphData, SkipReason, SourceFileRecord } from '../graph/model.js';
 import { canonicalize, compareText } from '../graph/order.js';

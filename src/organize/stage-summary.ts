@@ -26,10 +26,10 @@ export function summarizeStage(stage: Stage, graph: ProgramGraph, register: read
   const entries = [...stage.entryPoints].sort((a, b) => (enteredCount.get(b) ?? 0) - (enteredCount.get(a) ?? 0) || (a < b ? -1 : 1)).slice(0, 3);
   if (entries.length > 0) sentences.push(`Other stages enter it through ${list(entries.map(shortName))}.`);
   const members = new Set(primary);
-  const touched = (entry: RegisterEntry, accesses: RegisterEntry['writers']) => accesses.some((access) => members.has(access.unit));
+  const touched = (accesses: RegisterEntry['writers']) => accesses.some((access) => members.has(access.unit));
   const byReach = (a: RegisterEntry, b: RegisterEntry) => b.stages.length - a.stages.length || b.writers.length + b.readers.length - (a.writers.length + a.readers.length) || (a.slot < b.slot ? -1 : 1);
-  const written = register.filter((entry) => touched(entry, entry.writers)).sort(byReach).slice(0, 3);
-  const read = register.filter((entry) => !written.includes(entry) && touched(entry, entry.readers)).sort(byReach).slice(0, 3);
+  const written = register.filter((entry) => touched(entry.writers)).sort(byReach).slice(0, 3);
+  const read = register.filter((entry) => !written.includes(entry) && touched(entry.readers)).sort(byReach).slice(0, 3);
   const state: string[] = [];
   if (written.length > 0) state.push(`writes ${list(written.map((entry) => shortName(entry.slot)))}`);
   if (read.length > 0) state.push(`reads ${list(read.map((entry) => shortName(entry.slot)))}`);
