@@ -14,6 +14,7 @@ export function scratchDirectory(prefix = 'handbook-test-'): string {
 /** A private copy of the fixture, so a test may edit it or write its database beside it. */
 export function copyOfFixture(): string {
   const target = path.join(scratchDirectory(), 'mini-harness');
-  cpSync(FIXTURE, target, { recursive: true });
+  // A handbook built inside the fixture (as the README's example does) is not part of it.
+  cpSync(FIXTURE, target, { recursive: true, filter: (source) => !source.split(path.sep).includes('.handbook') });
   return target;
 }
