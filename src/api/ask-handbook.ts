@@ -2,7 +2,7 @@ import { HandbookError } from '../errors.js';
 import { LiveResolver, type LocatorStatus } from '../locate/live-resolver.js';
 import type { Stager } from '../organize/model.js';
 import { parseRequest } from '../route/request-terms.js';
-import { routeRequest } from '../route/route-request.js';
+import { routeRequest, type RouteTrace } from '../route/route-request.js';
 import { parseStoredSearchTerms, searchableUnits, UnitSearchIndex } from '../route/search-index.js';
 import { openHandbook } from './open-handbook.js';
 
@@ -12,6 +12,8 @@ export interface AskOptions {
   database?: string;
   /** Locations to return (default 20). */
   limit?: number;
+  /** Add the routing trace: terms searched, stages picked, seeds expanded. */
+  explain?: boolean;
 }
 
 export interface AskLocation {
@@ -35,6 +37,8 @@ export interface AskResult {
   frozen: number;
   /** Why nothing was found, when nothing was. */
   note?: string;
+  /** With `explain`: how the request was routed. */
+  explain?: RouteTrace;
 }
 
 /**
@@ -53,8 +57,9 @@ export async function askHandbook(root: string, request: string, options: AskOpt
   if (parsed.terms.size === 0) return { ...base, locations: [], frozen: 0, note: 'the request has no words the handbook can match: only common words, or another language' };
 
   const index = new UnitSearchIndex(searchableUnits(handbook.graph), parseStoredSearchTerms(handbook.searchTerms));
-  const routed = routeRequest(parsed, handbook.graph, handbook.organized, handbook.register, index);
-  if (routed.length === 0) return { ...base, locations: [], frozen: 0, note: 'no unit of the handbook matches the words of the request' };
+  const { locations: routed, trace } = routeRequest(parsed, handbook.graph, handbook.organized, handbook.register, index);
+  const explained = options.explain ? { explain: trace } : {};
+  if (routed.length === 0) return { ...base, locations: [], frozen: 0, note: 'no unit of the handbook matches the words of the request', ...explained };
 
   const resolver = new LiveResolver(handbook.root, handbook.graph.toData().files, async (file, source) => (await import('../analyze/parse-live-file.js')).parseLiveFile(file, source));
   const top = routed[0]!.score;
@@ -78,5 +83,5 @@ export async function askHandbook(root: string, request: string, options: AskOpt
       status: resolved.status,
     });
   }
-  return { ...base, locations, frozen };
+  return { ...base, locations, frozen, ...explained };
 }

@@ -131,6 +131,20 @@ export function formatAsk(result: AskResult): string {
     list.push(location);
     byStage.set(key, list);
   }
+  if (result.explain) {
+    const trace = result.explain;
+    const words = (source: string) => trace.terms.filter((term) => term.source === source).map((term) => term.term).join(', ') || '-';
+    lines.push(
+      '',
+      'how it was routed',
+      `  request words     ${words('request')}`,
+      `  thesaurus         ${words('thesaurus')}`,
+      `  from this repo    ${words('repository')}`,
+      `  stages            ${trace.stages.join(', ') || '-'}${trace.coupledStages.length ? `; coupled through state: ${trace.coupledStages.join(', ')}` : ''}`,
+      `  cross-cutting     ${trace.crossCutting ? 'yes: every caller of a match and every sibling implementation are followed' : 'no'}`,
+      `  expanded from     ${trace.seeds.slice(0, 5).map(shortName).join(', ')}${trace.seeds.length > 5 ? `, … (${trace.seeds.length})` : ''}`,
+    );
+  }
   for (const [stage, locations] of byStage) {
     lines.push('', `${stage}`);
     for (const location of locations) {

@@ -34,7 +34,7 @@ const readOptionsSchema = z.object({
 });
 
 const renderOptionsSchema = readOptionsSchema.extend({ out: z.string().min(1).optional() });
-const askOptionsSchema = readOptionsSchema.extend({ limit: z.coerce.number().int().positive().max(500).optional() });
+const askOptionsSchema = readOptionsSchema.extend({ limit: z.coerce.number().int().positive().max(500).optional(), explain: z.boolean().optional() });
 
 function parseOptions<T>(schema: z.ZodType<T>, raw: unknown): T {
   const parsed = schema.safeParse(raw);
@@ -136,10 +136,11 @@ export function createProgram(): Command {
       .command('ask')
       .description('where is a behaviour implemented? every place, ranked, checked against the live code')
       .argument('<request>', 'a behaviour in your own words, e.g. "where is secret masking done?"')
-      .option('--limit <n>', 'how many locations (default 20)'),
+      .option('--limit <n>', 'how many locations (default 20)')
+      .option('--explain', 'show how the request was routed: terms, stages, seeds'),
   ).action(async (request: string, raw: unknown) => {
     const options = parseOptions(askOptionsSchema, raw);
-    const result = await askHandbook(options.repo, request, { ...(options.db ? { database: options.db } : {}), ...(options.limit ? { limit: options.limit } : {}) });
+    const result = await askHandbook(options.repo, request, { ...(options.db ? { database: options.db } : {}), ...(options.limit ? { limit: options.limit } : {}), explain: options.explain === true });
     if (options.json) printJson(result);
     else print(formatAsk(result));
   });

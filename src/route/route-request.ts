@@ -32,6 +32,17 @@ const KIND_WEIGHT: Record<string, number> = { function: 1, method: 1, property: 
 /** Folders whose code accompanies a harness rather than implementing it. */
 const PERIPHERAL = /(^|\/)(examples?|samples?|demos?|evals?|benchmarks?|bench|scripts|docs?|e2e|integration-tests?|fixtures|test-utils|testing|perf-tests|memory-tests|internal)\//;
 
+/** How a request was routed, for `ask --explain`: the words searched, the stages picked, the seeds expanded. */
+export interface RouteTrace {
+  /** Terms searched with their weights: the request's own (1), thesaurus synonyms and repository companions (less). */
+  terms: Array<{ term: string; weight: number; source: 'request' | 'thesaurus' | 'repository' }>;
+  stages: string[];
+  /** Stages added because they share state with a picked stage. */
+  coupledStages: string[];
+  crossCutting: boolean;
+  seeds: string[];
+}
+
 export interface RoutedLocation {
   unit: Unit;
   stage: string | undefined;
@@ -53,16 +64,28 @@ export function routeRequest(
   organized: OrganizedHandbook,
   register: readonly RegisterEntry[],
   index: UnitSearchIndex,
-): RoutedLocation[] {
+): { locations: RoutedLocation[]; trace: RouteTrace } {
   const query = new Map(request.terms);
+  const companions = new Set<string>();
   for (const [term, weight] of request.terms) {
     if (weight < 1) continue;
-    for (const companion of index.companions(term, ROUTING.companionsPerTerm)) if (!query.has(companion)) query.set(companion, ROUTING.companionWeight);
+    for (const companion of index.companions(term, ROUTING.companionsPerTerm)) {
+      if (query.has(companion)) continue;
+      query.set(companion, ROUTING.companionWeight);
+      companions.add(companion);
+    }
   }
+  const trace: RouteTrace = {
+    terms: [...query].map(([term, weight]) => ({ term, weight, source: weight === 1 ? 'request' : companions.has(term) ? 'repository' : 'thesaurus' })),
+    stages: [],
+    coupledStages: [],
+    crossCutting: request.crossCutting,
+    seeds: [],
+  };
   const lexical = index.score(query);
   let maxLexical = 0;
   for (const value of lexical) maxLexical = Math.max(maxLexical, value);
-  if (maxLexical === 0) return [];
+  if (maxLexical === 0) return { locations: [], trace };
 
   const positionOf = new Map<string, number>();
   for (let position = 0; position < index.size; position += 1) positionOf.set(index.unitAt(position).id, position);
@@ -82,6 +105,8 @@ export function routeRequest(
     if (!entry.stages.some((id) => pickedSet.has(id))) continue;
     for (const id of entry.stages) if (!stageWeight.has(id)) stageWeight.set(id, ROUTING.coupledStageBoost);
   }
+  trace.stages = picked;
+  trace.coupledStages = [...stageWeight.keys()].filter((id) => !pickedSet.has(id)).sort();
 
   const score = new Map<string, { value: number; why: string }>();
   const offer = (id: string, value: number, why: string) => {
@@ -103,6 +128,7 @@ export function routeRequest(
     return ROUTING.relevanceFloor + (position === undefined ? 0 : lexical[position]! / maxLexical);
   };
   const seeds = [...score].sort((a, b) => b[1].value - a[1].value || (a[0] < b[0] ? -1 : 1)).slice(0, ROUTING.seeds);
+  trace.seeds = seeds.map(([id]) => id);
   for (const [id, { value }] of seeds) {
     const name = shortName(id);
     for (const callee of graph.callees(id)) {
@@ -133,7 +159,7 @@ export function routeRequest(
       return { unit, stage: primaryStageOf.get(id), score: value * (PERIPHERAL.test(unit.file) ? ROUTING.peripheral : 1), why };
     })
     .sort((a, b) => b.score - a.score || (a.unit.id < b.unit.id ? -1 : 1));
-  return diversify(ranked);
+  return { locations: diversify(ranked), trace };
 }
 
 /**

@@ -60,6 +60,17 @@ describe('ask on the fixture harness, in a maintainer’s words', () => {
     expect(symbols).toEqual(expect.arrayContaining(['AnthropicProvider.complete', 'OpenAIProvider.complete']));
   });
 
+  it('explains its routing when asked: the words searched, the stages picked, the seeds expanded', async () => {
+    const result = await askHandbook(FIXTURE, 'mask secrets in every capture path', { database, limit: 5, explain: true });
+    const trace = result.explain!;
+    expect(trace.terms).toContainEqual({ term: 'mask', weight: 1, source: 'request' });
+    expect(trace.terms).toContainEqual(expect.objectContaining({ term: 'redact', source: 'thesaurus' }));
+    expect(trace.stages).toContain('security');
+    expect(trace.crossCutting).toBe(true);
+    expect(trace.seeds).toContain('src/security/secrets.ts#maskSecrets');
+    expect((await askHandbook(FIXTURE, 'mask secrets', { database })).explain).toBeUndefined();
+  });
+
   it('gives the same answer twice', async () => {
     const first = await ask('where is the approval prompt shown to the user?');
     const second = await ask('where is the approval prompt shown to the user?');
