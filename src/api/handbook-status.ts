@@ -1,6 +1,9 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { discoverFiles } from '../analyze/discover-files.js';
 import { LiveResolver, type LocatorStatus } from '../locate/live-resolver.js';
 import { currentCommit } from './git-commit.js';
-import { openHandbook } from './open-handbook.js';
+import { openHandbook, type Handbook } from './open-handbook.js';
 
 export interface StatusReport {
   root: string;
@@ -12,6 +15,8 @@ export interface StatusReport {
   frozen: Array<{ unit: string; reason: string }>;
   /** Units whose code changed since the build (a re-sync will re-analyze them). */
   changed: string[];
+  /** Units gone from their file whose exact code (same hash) now stands elsewhere. */
+  moved: Array<{ unit: string; to: string }>;
   fresh: boolean;
 }
 
@@ -23,7 +28,7 @@ export async function handbookStatus(root: string, options: { database?: string 
   const handbook = openHandbook(root, { ...(options.database ? { database: options.database } : {}), withUnresolved: false });
   const resolver = new LiveResolver(handbook.root, handbook.graph.toData().files, async (file, source) => (await import('../analyze/parse-live-file.js')).parseLiveFile(file, source));
   const counts: Record<LocatorStatus, number> = { fresh: 0, changed: 0, moved: 0, frozen: 0 };
-  const frozen: StatusReport['frozen'] = [];
+  let frozen: StatusReport['frozen'] = [];
   const changed: string[] = [];
   for (const unit of handbook.graph.units) {
     if (unit.kind === 'file') continue;
@@ -31,6 +36,13 @@ export async function handbookStatus(root: string, options: { database?: string 
     counts[resolved.status] += 1;
     if (resolved.status === 'frozen') frozen.push({ unit: unit.id, reason: resolved.reason ?? 'not found' });
     if (resolved.status === 'changed') changed.push(unit.id);
+  }
+  const moved = frozen.length > 0 ? await findMoves(handbook, frozen.map((entry) => entry.unit)) : [];
+  if (moved.length > 0) {
+    const movedUnits = new Set(moved.map((move) => move.unit));
+    frozen = frozen.filter((entry) => !movedUnits.has(entry.unit));
+    counts.frozen -= moved.length;
+    counts.moved += moved.length;
   }
   return {
     root: handbook.root,
@@ -40,6 +52,37 @@ export async function handbookStatus(root: string, options: { database?: string 
     counts,
     frozen,
     changed,
+    moved,
     fresh: counts.changed === 0 && counts.frozen === 0 && counts.moved === 0,
   };
+}
+
+/**
+ * Looks for the exact code of units gone from their file (same whitespace-insensitive hash) in
+ * the files that changed or appeared since the build: a unit moved to another file is followed,
+ * not frozen. A hash found in more than one place is ambiguous and stays frozen.
+ */
+async function findMoves(handbook: Handbook, gone: string[]): Promise<StatusReport['moved']> {
+  const { parseLiveFile } = await import('../analyze/parse-live-file.js');
+  const recorded = new Map(handbook.graph.toData().files.map((file) => [file.path, file.hash]));
+  const candidates = discoverFiles(handbook.root).files.filter((file) => {
+    const stored = recorded.get(file.path);
+    return stored === undefined || createHash('sha256').update(readFileSync(file.absolutePath)).digest('hex').slice(0, 16) !== stored;
+  });
+  const byHash = new Map<string, string[]>();
+  for (const file of candidates) {
+    const text = readFileSync(file.absolutePath, 'utf8');
+    for (const unit of await parseLiveFile(file.path, text)) {
+      const places = byHash.get(unit.hash) ?? [];
+      places.push(`${file.path}#${unit.symbol}`);
+      byHash.set(unit.hash, places);
+    }
+  }
+  const moves: StatusReport['moved'] = [];
+  for (const id of gone) {
+    const unit = handbook.graph.getUnit(id);
+    const places = unit ? byHash.get(unit.hash) : undefined;
+    if (places?.length === 1) moves.push({ unit: id, to: places[0]! });
+  }
+  return moves;
 }

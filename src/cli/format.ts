@@ -160,8 +160,9 @@ export function formatStatus(report: StatusReport): string {
   const lines = [
     `${report.fresh ? 'fresh' : 'stale'}: ${report.root}`,
     `  built      ${report.builtAt}${report.builtCommit ? ` at commit ${report.builtCommit.slice(0, 12)}` : ''}; now ${report.head ? `at commit ${report.head.slice(0, 12)}` : 'not a git checkout'}`,
-    `  entries    ${counts.fresh} fresh, ${counts.changed} changed, ${counts.frozen} frozen`,
+    `  entries    ${counts.fresh} fresh, ${counts.changed} changed, ${counts.moved} moved, ${counts.frozen} frozen`,
   ];
+  for (const move of report.moved.slice(0, 20)) lines.push(`  moved      ${shortName(move.unit)} → ${move.to}`);
   if (report.changed.length > 0) lines.push(`  changed    ${report.changed.slice(0, 8).map(shortName).join(', ')}${report.changed.length > 8 ? ', …' : ''}`);
   for (const entry of report.frozen.slice(0, 20)) lines.push(`  frozen     ${shortName(entry.unit)}: ${entry.reason}`);
   if (report.frozen.length > 20) lines.push(`  … and ${report.frozen.length - 20} more frozen`);

@@ -11,7 +11,7 @@ describe('handbook status', () => {
     const repo = copyOfFixture();
     await buildHandbook(repo);
     const clean = await handbookStatus(repo);
-    expect(clean).toMatchObject({ fresh: true, counts: { fresh: 165, changed: 0, moved: 0, frozen: 0 }, frozen: [], changed: [] });
+    expect(clean).toMatchObject({ fresh: true, counts: { fresh: 165, changed: 0, moved: 0, frozen: 0 }, frozen: [], changed: [], moved: [] });
 
     const secrets = path.join(repo, 'src/security/secrets.ts');
     writeFileSync(secrets, readFileSync(secrets, 'utf8').replace('export function maskSecrets(', 'export function hideSecrets('));
@@ -27,6 +27,24 @@ describe('handbook status', () => {
     expect(stale.frozen.filter((entry) => entry.unit.startsWith('src/hooks.ts#'))).toHaveLength(6);
     expect(stale.changed).toEqual(['src/tools/truncate.ts#truncateOutput']);
     expect(stale.counts).toEqual({ fresh: 165 - 7 - 1, changed: 1, moved: 0, frozen: 7 });
+  });
+
+  it('follows a unit moved to another file by its hash, and keeps an ambiguous one frozen', async () => {
+    const repo = copyOfFixture();
+    await buildHandbook(repo);
+    const truncate = path.join(repo, 'src/tools/truncate.ts');
+    const text = readFileSync(truncate, 'utf8');
+    const start = text.indexOf('export function truncateOutput(');
+    writeFileSync(truncate, text.slice(0, start));
+    writeFileSync(path.join(repo, 'src/tools/clip.ts'), `${text.slice(start)}\n`);
+    const report = await handbookStatus(repo);
+    expect(report.moved).toEqual([{ unit: 'src/tools/truncate.ts#truncateOutput', to: 'src/tools/clip.ts#truncateOutput' }]);
+    expect(report.counts.moved).toBe(1);
+    expect(report.frozen.map((entry) => entry.unit)).not.toContain('src/tools/truncate.ts#truncateOutput');
+    writeFileSync(path.join(repo, 'src/tools/clip2.ts'), `${text.slice(start)}\n`);
+    const ambiguous = await handbookStatus(repo);
+    expect(ambiguous.moved).toEqual([]);
+    expect(ambiguous.frozen.map((entry) => entry.unit)).toContain('src/tools/truncate.ts#truncateOutput');
   });
 
   it('exits 0 when fresh and 5 when stale, with the frozen list in JSON', async () => {
