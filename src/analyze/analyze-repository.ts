@@ -9,7 +9,8 @@ import { createCompilerSetup } from './compiler-setup.js';
 import { discoverFiles } from './discover-files.js';
 import { EdgeResolver } from './resolve-edges.js';
 import { createProgram, toCompilerPath } from './create-program.js';
-import { isTestPath, lineOf, shortHash } from './unit-text.js';
+import { shortHash } from '../graph/content-hash.js';
+import { isTestPath, lineOf } from './unit-text.js';
 
 export type AnalysisPhase = 'discover' | 'parse' | 'index' | 'resolve';
 

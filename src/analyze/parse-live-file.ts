@@ -1,7 +1,7 @@
 import { ts } from 'ts-morph';
 import { collectUnits, createUnitIndex } from './collect-units.js';
 import { scriptKindOf } from './create-program.js';
-import { shortHash } from './unit-text.js';
+import { shortHash } from '../graph/content-hash.js';
 
 /** The units of one file as it is now, named and hashed exactly as a build names and hashes them. */
 export async function parseLiveFile(file: string, text: string): Promise<Array<{ symbol: string; hash: string; startLine: number; endLine: number }>> {

@@ -1,12 +1,9 @@
-import { createHash } from 'node:crypto';
 import { ts } from 'ts-morph';
+import { shortHash } from '../graph/content-hash.js';
 
 const SIGNATURE_LIMIT = 240;
 const DOC_LIMIT = 600;
 
-export function shortHash(text: string | Buffer): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, 16);
-}
 
 export function collapseWhitespace(text: string): string {
   return text.replace(/\s+/g, ' ').trim();

@@ -3,7 +3,7 @@ import { LiveResolver, type LocatorStatus } from '../locate/live-resolver.js';
 import type { Stager } from '../organize/model.js';
 import { parseRequest } from '../route/request-terms.js';
 import { routeRequest, type RouteTrace } from '../route/route-request.js';
-import { parseStoredSearchTerms, searchableUnits, UnitSearchIndex } from '../route/search-index.js';
+import { parseStoredSearchTerms, UnitSearchIndex } from '../route/search-index.js';
 import { openHandbook } from './open-handbook.js';
 
 export const MAX_REQUEST_CHARACTERS = 2_000;
@@ -56,7 +56,7 @@ export async function askHandbook(root: string, request: string, options: AskOpt
   const base = { request: text, stager: handbook.organized.stager, router: 'offline' as const };
   if (parsed.terms.size === 0) return { ...base, locations: [], frozen: 0, note: 'the request has no words the handbook can match: only common words, or another language' };
 
-  const index = new UnitSearchIndex(searchableUnits(handbook.graph), parseStoredSearchTerms(handbook.searchTerms));
+  const index = new UnitSearchIndex(handbook.graph.codeUnits(), parseStoredSearchTerms(handbook.searchTerms));
   const { locations: routed, trace } = routeRequest(parsed, handbook.graph, handbook.organized, handbook.register, index);
   const explained = options.explain ? { explain: trace } : {};
   if (routed.length === 0) return { ...base, locations: [], frozen: 0, note: 'no unit of the handbook matches the words of the request', ...explained };

@@ -8,7 +8,7 @@ import { assignStagesOffline } from '../organize/offline-stager.js';
 import { organizeHandbook } from '../organize/organize-handbook.js';
 import { describeProject } from '../organize/overview.js';
 import { loadSkeleton } from '../organize/skeleton.js';
-import { searchableUnits, searchTermsOf } from '../route/search-index.js';
+import { searchTermsOf } from '../route/search-index.js';
 import { writeGeneration } from '../store/generations.js';
 import { DatabaseModelCache } from '../store/model-cache-table.js';
 import { databasePathFor, openDatabase } from '../store/open-database.js';
@@ -89,7 +89,7 @@ export async function buildHandbook(root: string, options: BuildOptions = {}): P
     const stagerMs = Math.round(performance.now() - organizeStarted);
     options.onProgress?.({ phase: 'write', done: 0, total: 1 });
     let summary: BuildSummary | undefined;
-    const searchTerms = new Map(searchableUnits(graph).map((unit) => [unit.id, JSON.stringify(searchTermsOf(unit))]));
+    const searchTerms = new Map(graph.codeUnits().map((unit) => [unit.id, JSON.stringify(searchTermsOf(unit))]));
     writeGeneration(database, analysis.graph, handbook, searchTerms, {
       root: absoluteRoot,
       commit,

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { discoverFiles } from '../analyze/discover-files.js';
+import { shortHash } from '../graph/content-hash.js';
 import { LiveResolver, type LocatorStatus } from '../locate/live-resolver.js';
 import { currentCommit } from './git-commit.js';
 import { openHandbook, type Handbook } from './open-handbook.js';
@@ -67,7 +67,7 @@ async function findMoves(handbook: Handbook, gone: string[]): Promise<StatusRepo
   const recorded = new Map(handbook.graph.toData().files.map((file) => [file.path, file.hash]));
   const candidates = discoverFiles(handbook.root).files.filter((file) => {
     const stored = recorded.get(file.path);
-    return stored === undefined || createHash('sha256').update(readFileSync(file.absolutePath)).digest('hex').slice(0, 16) !== stored;
+    return stored === undefined || shortHash(readFileSync(file.absolutePath)) !== stored;
   });
   const byHash = new Map<string, string[]>();
   for (const file of candidates) {

@@ -153,6 +153,12 @@ export class ProgramGraph {
     throw new HandbookError('UNIT_AMBIGUOUS', `"${reference}" names ${matches.length} state slots: ${choices}${matches.length > 5 ? ', …' : ''}`, 'pass the full slot id');
   }
 
+  /** Declarations of non-test files: what stages place and ask searches (a file is a coarser view of its units). */
+  codeUnits(): Unit[] {
+    const tests = new Set(this.data.files.filter((file) => file.test).map((file) => file.path));
+    return this.data.units.filter((unit) => unit.kind !== 'file' && !tests.has(unit.file));
+  }
+
   unitsOfFile(file: string): Unit[] {
     return [...(this.unitsByFile.get(file) ?? [])];
   }

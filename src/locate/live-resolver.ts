@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { createHash } from 'node:crypto';
 import path from 'node:path';
+import { shortHash } from '../graph/content-hash.js';
 import type { SourceFileRecord, Unit } from '../graph/model.js';
 
 export type LocatorStatus = 'fresh' | 'changed' | 'moved' | 'frozen';
@@ -70,7 +70,7 @@ export class LiveResolver {
       return { kind: 'missing' };
     }
     const stored = this.recordOf.get(file);
-    if (stored && createHash('sha256').update(bytes).digest('hex').slice(0, 16) === stored.hash) return { kind: 'unchanged' };
+    if (stored && shortHash(bytes) === stored.hash) return { kind: 'unchanged' };
     const units = await this.parse(file, bytes.toString('utf8'));
     return { kind: 'parsed', units: new Map(units.map((unit) => [unit.symbol, unit])) };
   }

@@ -4,7 +4,7 @@ import type { ProgramGraph } from '../graph/program-graph.js';
 import type { ChatProvider, ChatRequest } from '../llm/chat-types.js';
 import { ProviderError } from '../llm/provider-error.js';
 import type { ModelCache } from './model-cache.js';
-import { stageableUnits, type UnitAssignment } from './offline-stager.js';
+import type { UnitAssignment } from './offline-stager.js';
 import type { StageDefinition } from './skeleton.js';
 import { estimateTokens, unitCard } from './unit-card.js';
 
@@ -93,7 +93,7 @@ export async function assignStagesWithModel(
   offline: readonly UnitAssignment[],
   options: LlmStagerOptions,
 ): Promise<LlmStagerReport> {
-  const units = stageableUnits(graph);
+  const units = graph.codeUnits();
   const stageIds = new Set(skeleton.map((stage) => stage.id));
   const keyPrefix = `assign\u0000${options.provider.id}\u0000${skeletonKey(skeleton)}\u0000`;
   const cacheKey = (unitId: string) => `${keyPrefix}${unitId}\u0000${graph.getUnit(unitId)!.hash}`;

@@ -32,11 +32,6 @@ export interface UnitAssignment {
   stages: Array<{ stage: string; score: number }>;
 }
 
-/** Units the stager places: declarations of non-test files (a file is a coarser view of its units). */
-export function stageableUnits(graph: ProgramGraph): Unit[] {
-  const testFiles = new Set(graph.toData().files.filter((file) => file.test).map((file) => file.path));
-  return graph.units.filter((unit) => unit.kind !== 'file' && !testFiles.has(unit.file));
-}
 
 /** A deterministic generator, so community detection gives the same partition on every run. */
 function seededRandom(seed: number): () => number {
@@ -57,7 +52,7 @@ function seededRandom(seed: number): () => number {
  * code around it.
  */
 export function assignStagesOffline(graph: ProgramGraph, skeleton: readonly StageDefinition[]): UnitAssignment[] {
-  const units = stageableUnits(graph);
+  const units = graph.codeUnits();
   const stageCount = skeleton.length;
   const hintWeights = skeleton.map((stage) => {
     const weights = new Map<string, number>();

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { Unit } from '../graph/model.js';
-import type { ProgramGraph } from '../graph/program-graph.js';
 import { terms } from '../text/identifier-words.js';
 
 /** How much each place a word appears in says about what a unit does, for search. */
@@ -18,11 +17,6 @@ export const searchTermsSchema = z.object({
 /** A unit's search vocabulary, computed once at build and stored: weighted terms, name terms, doc terms. */
 export type SearchTerms = z.infer<typeof searchTermsSchema>;
 
-/** What ask searches: declarations of non-test files. */
-export function searchableUnits(graph: ProgramGraph): Unit[] {
-  const tests = new Set(graph.toData().files.filter((file) => file.test).map((file) => file.path));
-  return graph.units.filter((unit) => unit.kind !== 'file' && !tests.has(unit.file));
-}
 
 function isSearchTerms(value: unknown): value is SearchTerms {
   if (typeof value !== 'object' || value === null) return false;

@@ -49,8 +49,8 @@ export function openDatabase(file: string, options: { create: boolean }): Handbo
         'upgrade harness-handbook, or delete the database and run `handbook build`',
       );
     }
-    for (let next = version; next < SCHEMA_VERSION; next += 1) {
-      if (!options.create) break;
+    // Only a build migrates; a reader of an older database is told to build.
+    for (let next = version; options.create && next < SCHEMA_VERSION; next += 1) {
       database.transaction(() => {
         database.exec(MIGRATIONS[next]!);
         database.pragma(`user_version = ${next + 1}`);
