@@ -14,6 +14,8 @@ export interface UnitIndex {
   stateVariables: Set<string>;
   /** Every member name declared in the repository: a property access with another name cannot reach repo code. */
   memberNames: Set<string>;
+  /** The declarations behind `memberNames`, for the digest that tells a re-sync which names a file's edit changed. */
+  memberDeclarations: Array<{ name: string; node: ts.Node }>;
   /** Every name declared at a module's top level or nested as a unit. */
   declaredNames: Set<string>;
   /** Words of the string literals inside each unit, in first-seen order: a vocabulary signal for stages. */
@@ -29,10 +31,16 @@ export function createUnitIndex(): UnitIndex {
     typeDeclarations: [],
     stateVariables: new Set(),
     memberNames: new Set(),
+    memberDeclarations: [],
     declaredNames: new Set(),
     literalWords: new Map(),
     bodyWords: new Map(),
   };
+}
+
+function addMember(index: UnitIndex, name: string, node: ts.Node): void {
+  index.memberNames.add(name);
+  index.memberDeclarations.push({ name, node });
 }
 
 const BODY_WORDS_PER_UNIT = 200;
@@ -175,7 +183,7 @@ export function collectUnits(sourceFile: ts.SourceFile, file: string, fileHash: 
     for (const property of literal.properties) {
       const name = propertyNameText(property.name);
       if (!name) continue;
-      index.memberNames.add(name);
+      addMember(index, name, property);
       if (ts.isMethodDeclaration(property) || ts.isGetAccessor(property) || ts.isSetAccessor(property)) {
         const id = addUnit(ts.isMethodDeclaration(property) ? 'property' : 'accessor', prefix(scope, name), property, property, parent, false);
         visitBody(property, prefix(scope, name), id);
@@ -196,14 +204,14 @@ export function collectUnits(sourceFile: ts.SourceFile, file: string, fileHash: 
         const id = addUnit('constructor', `${name}.constructor`, member, member, classId, false);
         for (const parameter of member.parameters) {
           const parameterName = propertyNameText(parameter.name);
-          if (parameterName && ts.getModifiers(parameter)?.length) index.memberNames.add(parameterName);
+          if (parameterName && ts.getModifiers(parameter)?.length) addMember(index, parameterName, parameter);
         }
         visitBody(member, `${name}.constructor`, id);
         continue;
       }
       const memberName = propertyNameText(member.name);
       if (!memberName) continue;
-      index.memberNames.add(memberName);
+      addMember(index, memberName, member);
       if (ts.isMethodDeclaration(member)) {
         if (!member.body && node.members.some((other) => other !== member && ts.isMethodDeclaration(other) && other.body && propertyNameText(other.name) === memberName))
           continue;
@@ -268,7 +276,7 @@ export function collectUnits(sourceFile: ts.SourceFile, file: string, fileHash: 
         index.typeDeclarations.push({ id, node: statement, file });
         for (const member of statement.members) {
           const memberName = propertyNameText(member.name);
-          if (memberName) index.memberNames.add(memberName);
+          if (memberName) addMember(index, memberName, member);
         }
       } else if (ts.isTypeAliasDeclaration(statement)) {
         addUnit('type', prefix(scope, statement.name.text), statement, statement, parent, isExported(statement.name.text));
@@ -321,7 +329,7 @@ function collectTypeLiteralNames(node: ts.Node, index: UnitIndex): void {
   const walk = (child: ts.Node): void => {
     if (ts.isPropertySignature(child) || ts.isMethodSignature(child)) {
       const name = propertyNameText(child.name);
-      if (name) index.memberNames.add(name);
+      if (name) addMember(index, name, child);
     }
     ts.forEachChild(child, walk);
   };
@@ -338,7 +346,7 @@ function collectJavaScriptFieldNames(sourceFile: ts.SourceFile, index: UnitIndex
       ts.isPropertyAccessExpression(node.left) &&
       node.left.expression.kind === ts.SyntaxKind.ThisKeyword
     )
-      index.memberNames.add(node.left.name.text);
+      addMember(index, node.left.name.text, node);
     ts.forEachChild(node, walk);
   };
   walk(sourceFile);

@@ -4,6 +4,8 @@ import { getLibFiles, libFolderInMemoryPath } from '@ts-morph/common';
 import { ts } from 'ts-morph';
 
 let libTexts: Map<string, string> | undefined;
+/** Parsed lib files, shared by every program in the process: the standard library never changes under us. */
+const libSourceFiles = new Map<string, ts.SourceFile>();
 
 /** The standard library declarations that ship inside ts-morph, so no TypeScript install is needed. */
 function libFiles(): Map<string, string> {
@@ -16,6 +18,18 @@ export function toCompilerPath(file: string): string {
   return file.split(path.sep).join('/');
 }
 
+export interface ProgramReuse {
+  /**
+   * Syntax trees by file name, kept between programs by a caller that analyzes the same
+   * repository again: an entry whose text is unchanged is reused (with its binding) instead of
+   * parsed again. The caller deletes entries of files it knows changed; new trees are added.
+   */
+  sourceFiles: Map<string, ts.SourceFile>;
+  oldProgram?: ts.Program;
+  /** Module resolution of the previous program, valid while the set of files and the settings stay the same. */
+  resolveModule?: ModuleResolver;
+}
+
 /**
  * A program over exactly the given files, parsed once from the texts already read. The files
  * come from memory, so what is analyzed is what was hashed; lib files come from the compiler
@@ -26,15 +40,27 @@ export function createProgram(
   texts: Map<string, string>,
   options: ts.CompilerOptions,
   onParsed: () => void,
+  reuse?: ProgramReuse,
 ): { program: ts.Program; resolveModule: ModuleResolver } {
   const libDirectory = libFolderInMemoryPath;
   const libs = libFiles();
   const host: ts.CompilerHost = {
     getSourceFile(fileName, languageVersion) {
-      const text = texts.get(fileName) ?? libs.get(fileName);
-      if (text === undefined) return undefined;
+      const text = texts.get(fileName);
+      const target = typeof languageVersion === 'object' ? languageVersion.languageVersion : languageVersion;
+      if (text === undefined) {
+        const libText = libs.get(fileName);
+        if (libText === undefined) return undefined;
+        const key = `${fileName}\u0000${target}`;
+        let lib = libSourceFiles.get(key);
+        if (!lib) libSourceFiles.set(key, (lib = ts.createSourceFile(fileName, libText, languageVersion, false, ts.ScriptKind.TS)));
+        return lib;
+      }
+      const kept = reuse?.sourceFiles.get(fileName);
+      if (kept && kept.text === text && kept.languageVersion === target) return kept;
       const sourceFile = ts.createSourceFile(fileName, text, languageVersion, false, scriptKindOf(fileName));
-      if (texts.has(fileName)) onParsed();
+      reuse?.sourceFiles.set(fileName, sourceFile);
+      onParsed();
       return sourceFile;
     },
     getDefaultLibFileName: (compilerOptions) => `${libDirectory}/${ts.getDefaultLibFileName(compilerOptions)}`,
@@ -48,13 +74,14 @@ export function createProgram(
     readFile: (fileName) => texts.get(fileName) ?? libs.get(fileName) ?? (existsSync(fileName) ? readFileSync(fileName, 'utf8') : undefined),
     directoryExists: (directory) => existsSync(directory),
   };
-  const resolveModule = createModuleResolver(texts, options, host);
+  const resolveModule = reuse?.resolveModule ?? createModuleResolver(texts, options, host);
   host.resolveModuleNameLiterals = (literals, containingFile, _redirect, _options, containingSourceFile) =>
     literals.map((literal) => {
       const mode = ts.getModeForUsageLocation(containingSourceFile, literal, options);
       return { resolvedModule: resolveModule(literal.text, containingFile, mode) };
     });
-  return { program: ts.createProgram({ rootNames, options, host }), resolveModule };
+  const program = ts.createProgram({ rootNames, options, host, ...(reuse?.oldProgram ? { oldProgram: reuse.oldProgram } : {}) });
+  return { program, resolveModule };
 }
 
 export function scriptKindOf(fileName: string): ts.ScriptKind {

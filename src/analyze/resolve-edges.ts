@@ -45,6 +45,36 @@ class EdgeSink {
   }
 }
 
+/** What resolving one file yields: its part of the graph, kept per file so a re-sync can replace just that part. */
+export interface FileResolution {
+  edges: Edge[];
+  unresolved: UnresolvedCall[];
+  /** The state slots this file's units read or write, wherever they are declared. */
+  slots: Slot[];
+  externalImports: string[];
+  callSites: number;
+  resolvedCalls: number;
+}
+
+class FileAccumulator {
+  readonly sink = new EdgeSink();
+  readonly unresolved: UnresolvedCall[] = [];
+  readonly slots = new Set<string>();
+  readonly externalImports = new Set<string>();
+  resolvedCalls = 0;
+
+  result(known: ReadonlyMap<string, Slot>): FileResolution {
+    return {
+      edges: this.sink.list(),
+      unresolved: this.unresolved,
+      slots: [...this.slots].map((id) => known.get(id)!),
+      externalImports: [...this.externalImports].sort(),
+      callSites: this.resolvedCalls + this.unresolved.length,
+      resolvedCalls: this.resolvedCalls,
+    };
+  }
+}
+
 function isAssignmentOperator(kind: ts.SyntaxKind): boolean {
   return kind >= ts.SyntaxKind.FirstAssignment && kind <= ts.SyntaxKind.LastAssignment;
 }
@@ -117,8 +147,7 @@ export function externalModuleName(specifier: string): string | undefined {
  * repository is kept with its text and a reason.
  */
 export class EdgeResolver {
-  private readonly sink = new EdgeSink();
-  private readonly unresolved: UnresolvedCall[] = [];
+  private file = new FileAccumulator();
   private readonly slots = new Map<string, Slot>();
   private readonly slotByDeclaration = new Map<ts.Node, string | null>();
   private readonly subtypes = new Map<string, Set<string>>();
@@ -126,8 +155,6 @@ export class EdgeResolver {
   private readonly externalAliasCache = new Map<ts.Symbol, boolean>();
   private readonly checker: ts.TypeChecker;
   private readonly index: UnitIndex;
-  private resolvedCallSites = 0;
-  private readonly externalImports = new Map<string, Set<string>>();
 
   constructor(private readonly input: EdgeResolverInput) {
     this.checker = input.checker;
@@ -135,7 +162,8 @@ export class EdgeResolver {
   }
 
   /** Heritage first, for every class and interface, once all units are known, so dispatch sees the whole hierarchy. */
-  resolveHeritage(): void {
+  resolveHeritage(): Edge[] {
+    const heritage = new EdgeSink();
     for (const unit of this.index.units.values()) {
       if (unit.parent && (unit.kind === 'method' || unit.kind === 'property' || unit.kind === 'accessor')) {
         const parent = this.index.units.get(unit.parent);
@@ -153,27 +181,32 @@ export class EdgeResolver {
           const targetUnit = this.index.units.get(target);
           if (!targetUnit || (targetUnit.kind !== 'class' && targetUnit.kind !== 'interface')) continue;
           const edgeKind: EdgeKind = isExtends ? 'extends' : 'implements';
-          this.sink.add(edgeKind, id, target, lineOf(sourceFile, type.getStart(sourceFile)));
+          heritage.add(edgeKind, id, target, lineOf(sourceFile, type.getStart(sourceFile)));
           let children = this.subtypes.get(target);
           if (!children) this.subtypes.set(target, (children = new Set()));
           children.add(id);
         }
       }
     }
+    return heritage.list();
   }
 
   /** Imports of a file known only by its text, found by the compiler's import scanner. */
-  resolveImportsOfText(file: string, absolute: string, text: string): void {
+  resolveImportsOfText(file: string, absolute: string, text: string): FileResolution {
+    this.file = new FileAccumulator();
     const lineAt = lineLocator(text);
     for (const reference of ts.preProcessFile(text, true, true).importedFiles) {
       const resolved = this.input.resolveModule(reference.fileName, absolute);
       const target = resolved && this.input.repoPathOf.get(resolved.resolvedFileName);
-      if (!target) this.addExternalImport(file, reference.fileName);
-      else if (target !== file) this.sink.add('imports', file, target, lineAt(reference.pos));
+      if (!target) this.addExternalImport(reference.fileName);
+      else if (target !== file) this.file.sink.add('imports', file, target, lineAt(reference.pos));
     }
+    return this.file.result(this.slots);
   }
 
-  resolveFile(sourceFile: ts.SourceFile, file: string): void {
+  /** Everything the units of one file call, reference, read and write, independent of the order files are resolved in. */
+  resolveFile(sourceFile: ts.SourceFile, file: string): FileResolution {
+    this.file = new FileAccumulator();
     const stack: string[] = [file];
     const current = (): string => stack[stack.length - 1]!;
     const line = (node: ts.Node): number => lineOf(sourceFile, node.getStart(sourceFile));
@@ -181,7 +214,7 @@ export class EdgeResolver {
     const visit = (node: ts.Node): void => {
       const unitId = this.index.unitByDeclaration.get(node);
       if (unitId !== undefined && unitId !== file) {
-        this.sink.add('contains', this.index.units.get(unitId)?.parent ?? file, unitId, line(node));
+        this.file.sink.add('contains', this.index.units.get(unitId)?.parent ?? file, unitId, line(node));
         stack.push(unitId);
         this.visitChildren(node, visit);
         stack.pop();
@@ -210,7 +243,7 @@ export class EdgeResolver {
       }
       if (ts.isNewExpression(node)) {
         const target = this.unitOfSymbol(this.symbolAt(node.expression));
-        if (target && this.index.units.get(target)?.kind === 'class') this.sink.add('instantiates', current(), target, line(node));
+        if (target && this.index.units.get(target)?.kind === 'class') this.file.sink.add('instantiates', current(), target, line(node));
         if (!ts.isIdentifier(node.expression)) visit(node.expression);
         for (const argument of node.arguments ?? []) visit(argument);
         return;
@@ -234,6 +267,7 @@ export class EdgeResolver {
       this.visitChildren(node, visit);
     };
     ts.forEachChild(sourceFile, visit);
+    return this.file.result(this.slots);
   }
 
   /** Type annotations never call or touch state; skipping them is most of the speed of this pass. */
@@ -252,20 +286,13 @@ export class EdgeResolver {
     const usageMode = ts.getModeForUsageLocation(sourceFile, specifier, this.input.program.getCompilerOptions());
     const resolved = this.input.resolveModule(specifier.text, sourceFile.fileName, usageMode);
     const target = resolved && this.input.repoPathOf.get(resolved.resolvedFileName);
-    if (!target) this.addExternalImport(file, specifier.text);
-    else if (target !== file) this.sink.add('imports', file, target, lineOf(sourceFile, specifier.getStart(sourceFile)));
+    if (!target) this.addExternalImport(specifier.text);
+    else if (target !== file) this.file.sink.add('imports', file, target, lineOf(sourceFile, specifier.getStart(sourceFile)));
   }
 
-  private addExternalImport(file: string, specifier: string): void {
+  private addExternalImport(specifier: string): void {
     const name = externalModuleName(specifier);
-    if (!name) return;
-    let names = this.externalImports.get(file);
-    if (!names) this.externalImports.set(file, (names = new Set()));
-    names.add(name);
-  }
-
-  externalImportsOf(file: string): string[] {
-    return [...(this.externalImports.get(file) ?? [])].sort();
+    if (name) this.file.externalImports.add(name);
   }
 
   private symbolAt(node: ts.Node): ts.Symbol | undefined {
@@ -368,9 +395,9 @@ export class EdgeResolver {
       const symbol = this.checker.getSymbolAtLocation(callee);
       const target = this.unitOfSymbol(symbol);
       if (target) {
-        this.resolvedCallSites += 1;
+        this.file.resolvedCalls += 1;
         const constructorId = `${target}.constructor`;
-        this.sink.add('calls', from, this.index.units.has(constructorId) ? constructorId : target, line);
+        this.file.sink.add('calls', from, this.index.units.has(constructorId) ? constructorId : target, line);
       }
       return;
     }
@@ -380,18 +407,18 @@ export class EdgeResolver {
       // A method name that nothing in the repository declares cannot reach repository code.
       const name = callee.name.text;
       if (!this.index.memberNames.has(name) && !this.index.declaredNames.has(name)) {
-        this.unresolved.push({ from, text: calleeText(callee, sourceFile), line, reason: 'external' });
+        this.file.unresolved.push({ from, text: calleeText(callee, sourceFile), line, reason: 'external' });
         return;
       }
     }
     const target = this.targetOf(this.symbolAt(nameNode), callee);
     if (target.kind === 'unresolved') {
-      this.unresolved.push({ from, text: calleeText(callee, sourceFile), line, reason: target.reason });
+      this.file.unresolved.push({ from, text: calleeText(callee, sourceFile), line, reason: target.reason });
       return;
     }
-    this.resolvedCallSites += 1;
-    for (const id of target.ids) this.sink.add('calls', from, id, line, 'direct');
-    for (const id of target.dispatch) this.sink.add('calls', from, id, line, 'dispatch');
+    this.file.resolvedCalls += 1;
+    for (const id of target.ids) this.file.sink.add('calls', from, id, line, 'direct');
+    for (const id of target.dispatch) this.file.sink.add('calls', from, id, line, 'dispatch');
   }
 
   private visitMemberUse(node: ts.PropertyAccessExpression, name: ts.MemberName, from: string, line: number): void {
@@ -402,13 +429,15 @@ export class EdgeResolver {
     const unit = this.unitOfSymbol(symbol);
     if (unit) {
       const kind = this.index.units.get(unit)?.kind;
-      if (kind === 'variable') this.sink.add(isWritePosition(node) ? 'writes' : 'reads', from, unit, line);
-      else if (kind === 'accessor') this.sink.add('calls', from, unit, line, 'direct');
-      else this.sink.add('references', from, unit, line);
+      if (kind === 'variable') this.file.sink.add(isWritePosition(node) ? 'writes' : 'reads', from, unit, line);
+      else if (kind === 'accessor') this.file.sink.add('calls', from, unit, line, 'direct');
+      else this.file.sink.add('references', from, unit, line);
       return;
     }
     const slot = this.slotOf(declaration);
-    if (slot) this.sink.add(isWritePosition(node) ? 'writes' : 'reads', from, slot, line);
+    if (!slot) return;
+    this.file.slots.add(slot);
+    this.file.sink.add(isWritePosition(node) ? 'writes' : 'reads', from, slot, line);
   }
 
   private visitNameUse(node: ts.Identifier, from: string, line: number): void {
@@ -424,15 +453,16 @@ export class EdgeResolver {
     if (target.kind === 'variable') {
       if (this.index.stateVariables.has(unit)) {
         this.ensureModuleSlot(unit);
-        this.sink.add(isWritePosition(node) ? 'writes' : 'reads', from, unit, line);
-      } else this.sink.add('references', from, unit, line);
+        this.file.sink.add(isWritePosition(node) ? 'writes' : 'reads', from, unit, line);
+      } else this.file.sink.add('references', from, unit, line);
       return;
     }
     if (target.kind === 'function' || target.kind === 'method' || target.kind === 'property' || target.kind === 'class' || target.kind === 'enum')
-      this.sink.add('references', from, unit, line);
+      this.file.sink.add('references', from, unit, line);
   }
 
   private ensureModuleSlot(unitId: string): void {
+    this.file.slots.add(unitId);
     if (this.slots.has(unitId)) return;
     const unit = this.index.units.get(unitId)!;
     this.slots.set(unitId, {
@@ -513,7 +543,4 @@ export class EdgeResolver {
     return undefined;
   }
 
-  result(): { edges: Edge[]; slots: Slot[]; unresolved: UnresolvedCall[]; resolvedCallSites: number } {
-    return { edges: this.sink.list(), slots: [...this.slots.values()], unresolved: this.unresolved, resolvedCallSites: this.resolvedCallSites };
-  }
 }

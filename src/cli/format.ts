@@ -1,5 +1,5 @@
 import { shortName } from '../index.js';
-import type { AskResult, StatusReport, BuildSummary, Neighbour, OrganizedHandbook, ProgramGraph, RegisterEntry, Slot, Stage, StateAccess, Unit } from '../index.js';
+import type { AskResult, StatusReport, SyncSummary, BuildSummary, Neighbour, OrganizedHandbook, ProgramGraph, RegisterEntry, Slot, Stage, StateAccess, Unit } from '../index.js';
 
 function counts(record: Partial<Record<string, number>>): string {
   const parts = Object.entries(record)
@@ -166,6 +166,22 @@ export function formatStatus(report: StatusReport): string {
   if (report.changed.length > 0) lines.push(`  changed    ${report.changed.slice(0, 8).map(shortName).join(', ')}${report.changed.length > 8 ? ', …' : ''}`);
   for (const entry of report.frozen.slice(0, 20)) lines.push(`  frozen     ${shortName(entry.unit)}: ${entry.reason}`);
   if (report.frozen.length > 20) lines.push(`  … and ${report.frozen.length - 20} more frozen`);
-  if (!report.fresh) lines.push('  run `handbook build` to bring the handbook up to date');
+  if (!report.fresh) lines.push('  run `handbook sync` to bring the handbook up to date');
+  return lines.join('\n');
+}
+
+function fileList(files: string[]): string {
+  return files.length <= 5 ? files.join(', ') : `${files.slice(0, 5).join(', ')} and ${files.length - 5} more`;
+}
+
+export function formatSync(summary: SyncSummary): string {
+  if (summary.upToDate) return `up to date: ${summary.build.root} (generation ${summary.generation}; nothing changed, ${summary.durationMs} ms)`;
+  const lines = [`synced ${summary.build.root} in ${summary.durationMs} ms (generation ${summary.generation})`];
+  if (summary.fullRebuild) lines.push(`  full       ${summary.fullRebuild}`);
+  if (summary.added.length > 0) lines.push(`  added      ${fileList(summary.added)}`);
+  if (summary.modified.length > 0) lines.push(`  modified   ${fileList(summary.modified)}`);
+  if (summary.removed.length > 0) lines.push(`  removed    ${fileList(summary.removed)}`);
+  lines.push(`  resolved   ${summary.resolvedFiles} files again (the changed ones and those whose edges could depend on them)`);
+  lines.push(`  entries    ${summary.entries.added} added, ${summary.entries.changed} changed, ${summary.entries.removed} removed; ${summary.restaged} moved to another stage`);
   return lines.join('\n');
 }

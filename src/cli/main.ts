@@ -2,9 +2,9 @@
 import { writeFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { z } from 'zod';
-import { askHandbook, buildHandbook, handbookStatus, HandbookError, openHandbook, renderHandbook } from '../index.js';
+import { askHandbook, buildHandbook, handbookStatus, HandbookError, openHandbook, renderHandbook, syncHandbook } from '../index.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
-import { formatAsk, formatStatus, formatNeighbours, formatOverview, formatRegister, formatSlot, formatStage, formatSummary, formatUnit } from './format.js';
+import { formatAsk, formatStatus, formatSync, formatNeighbours, formatOverview, formatRegister, formatSlot, formatStage, formatSummary, formatUnit } from './format.js';
 import { createProgressReporter } from './progress.js';
 
 const VERSION = '0.1.0';
@@ -27,6 +27,7 @@ const buildOptionsSchema = z.object({
   maxFileSize: z.coerce.number().int().positive().optional(),
 });
 
+const syncOptionsSchema = z.object({ db: z.string().min(1).optional(), progress: z.boolean().optional(), json: z.boolean().optional() }).strict();
 const readOptionsSchema = z.object({
   repo: z.string().min(1).default('.'),
   db: z.string().min(1).optional(),
@@ -90,6 +91,26 @@ export function createProgram(): Command {
         reporter.stop();
         if (options.json) printJson(summary);
         else print(formatSummary(summary, 'built handbook for'));
+      } finally {
+        reporter.stop();
+      }
+    });
+
+  program
+    .command('sync')
+    .description('bring the handbook up to date with the files: re-analyzes only what changed, stores what a cold build would')
+    .argument('[repo]', 'repository folder', '.')
+    .option('--db <path>', 'database file (default: <repo>/.handbook/handbook.db)')
+    .option('--no-progress', 'do not show a progress bar')
+    .option('--json', 'print the sync summary as JSON on stdout')
+    .action(async (repo: string, raw: unknown) => {
+      const options = parseOptions(syncOptionsSchema, raw);
+      const reporter = createProgressReporter(options.progress !== false && !options.json);
+      try {
+        const summary = await syncHandbook(repo, { ...(options.db ? { database: options.db } : {}), onProgress: reporter.update });
+        reporter.stop();
+        if (options.json) printJson(summary);
+        else print(formatSync(summary));
       } finally {
         reporter.stop();
       }

@@ -112,7 +112,7 @@ export const SEED_SKELETON: readonly StageDefinition[] = [
   },
 ];
 
-const stageDefinitionSchema = z
+export const stageDefinitionSchema = z
   .object({
     id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'ids are lowercase words joined by hyphens'),
     name: z.string().min(1),

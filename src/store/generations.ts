@@ -5,12 +5,15 @@ import {
   type ProgramGraphData,
   slotSchema,
   sourceFileSchema,
+  type Unit,
   unitSchema,
   unresolvedCallSchema,
 } from '../graph/model.js';
 import { canonicalize } from '../graph/order.js';
 import { type OrganizedHandbook, overviewSchema, type Stage, stageSchema, stagerSchema } from '../organize/model.js';
 import type { HandbookDatabase } from './open-database.js';
+import type { FileAnalysis } from '../analyze/analysis-session.js';
+import type { DeclarationDigest } from '../analyze/declaration-digest.js';
 
 /** Rows per transaction: small enough that a kill loses little work, large enough to be fast. */
 const CHUNK = 5_000;
@@ -21,6 +24,15 @@ export interface GenerationInfo {
   root: string;
   commit: string | null;
   summary: unknown;
+  /** How the generation was built (options, stages, compiler settings), so a sync repeats it; null before schema 7. */
+  settings: unknown;
+}
+
+/** Per-file facts a later sync needs and the graph does not hold. */
+export interface FileDetails {
+  declarations: DeclarationDigest;
+  callSites: number;
+  resolvedCalls: number;
 }
 
 function chunked<T>(database: HandbookDatabase, rows: readonly T[], write: (row: T) => void): void {
@@ -41,18 +53,30 @@ export function writeGeneration(
   organized: OrganizedHandbook,
   /** Each searchable unit's search terms, serialized by the caller: what `ask` reads instead of re-tokenizing. */
   searchTerms: ReadonlyMap<string, string>,
-  details: { root: string; commit: string | null; createdAt: string; summary: (generation: number) => unknown },
+  details: {
+    root: string;
+    commit: string | null;
+    createdAt: string;
+    settings: unknown;
+    files: ReadonlyMap<string, FileDetails>;
+    summary: (generation: number) => unknown;
+  },
 ): number {
   database.prepare("DELETE FROM generations WHERE status = 'building'").run();
   removeOrphanRows(database);
   const generation = Number(
     database
-      .prepare("INSERT INTO generations (status, created_at, root, commit_sha) VALUES ('building', ?, ?, ?)")
-      .run(details.createdAt, details.root, details.commit).lastInsertRowid,
+      .prepare("INSERT INTO generations (status, created_at, root, commit_sha, settings) VALUES ('building', ?, ?, ?, ?)")
+      .run(details.createdAt, details.root, details.commit, JSON.stringify(details.settings)).lastInsertRowid,
   );
-  const insertFile = database.prepare('INSERT INTO files (generation, path, size, hash, lines, test, parse_errors, external_imports) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
-  chunked(database, graph.files, (file) =>
-    insertFile.run(generation, file.path, file.size, file.hash, file.lines, file.test ? 1 : 0, file.parseErrors, JSON.stringify(file.externalImports)));
+  const insertFile = database.prepare(
+    'INSERT INTO files (generation, path, size, hash, lines, test, parse_errors, external_imports, declarations, call_sites, resolved_calls) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  );
+  chunked(database, graph.files, (file) => {
+    const fileDetails = details.files.get(file.path);
+    insertFile.run(generation, file.path, file.size, file.hash, file.lines, file.test ? 1 : 0, file.parseErrors, JSON.stringify(file.externalImports),
+      JSON.stringify(fileDetails?.declarations ?? {}), fileDetails?.callSites ?? 0, fileDetails?.resolvedCalls ?? 0);
+  });
   const insertUnit = database.prepare('INSERT INTO units (generation, id, kind, file, symbol, start_line, end_line, signature, doc, exported, hash, parent, literals, words) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
   chunked(database, graph.units, (unit) =>
     insertUnit.run(generation, unit.id, unit.kind, unit.file, unit.symbol, unit.startLine, unit.endLine, unit.signature,
@@ -134,12 +158,13 @@ const generationRowSchema = z.object({
   root: z.string(),
   commit_sha: z.string().nullable(),
   summary: z.string().nullable(),
+  settings: z.string().nullable(),
 });
 
 export function currentGeneration(database: HandbookDatabase): GenerationInfo | undefined {
   const pointer = database.prepare("SELECT value FROM meta WHERE key = 'current_generation'").get() as { value: string } | undefined;
   if (!pointer) return undefined;
-  const row = database.prepare("SELECT id, created_at, root, commit_sha, summary FROM generations WHERE id = ? AND status = 'complete'").get(Number(pointer.value));
+  const row = database.prepare("SELECT id, created_at, root, commit_sha, summary, settings FROM generations WHERE id = ? AND status = 'complete'").get(Number(pointer.value));
   if (!row) return undefined;
   const parsed = generationRowSchema.parse(row);
   return {
@@ -148,7 +173,13 @@ export function currentGeneration(database: HandbookDatabase): GenerationInfo | 
     root: parsed.root,
     commit: parsed.commit_sha,
     summary: parsed.summary ? JSON.parse(parsed.summary) : null,
+    settings: parsed.settings ? JSON.parse(parsed.settings) : null,
   };
+}
+
+/** Records that a generation describes the tree at another commit (a sync that found no file changed). */
+export function setGenerationCommit(database: HandbookDatabase, generation: number, commit: string | null): void {
+  database.prepare('UPDATE generations SET commit_sha = ? WHERE id = ?').run(commit, generation);
 }
 
 export function currentGenerationOrThrow(database: HandbookDatabase): GenerationInfo {
@@ -189,4 +220,55 @@ export function readGraph(database: HandbookDatabase, generation: number, parts:
 export function readSearchTerms(database: HandbookDatabase, generation: number): Map<string, string> {
   const rows = database.prepare('SELECT unit, terms FROM search_terms WHERE generation = ?').all(generation) as Array<{ unit: string; terms: string }>;
   return new Map(rows.map((row) => [row.unit, row.terms]));
+}
+
+const HERITAGE_KINDS: ReadonlySet<string> = new Set(['extends', 'implements']);
+
+/**
+ * A generation read back as per-file analyses, what a sync compares the live tree against:
+ * each file's units, its edges (heritage aside, which a sync recomputes whole), unresolved
+ * calls, the slots it touches, and its declaration digest.
+ */
+export function readPriorAnalysis(database: HandbookDatabase, generation: number): Map<string, FileAnalysis> {
+  const graph = readGraph(database, generation);
+  const rows = database.prepare('SELECT path, declarations, call_sites, resolved_calls FROM files WHERE generation = ?').all(generation) as Array<{ path: string; declarations: string; call_sites: number; resolved_calls: number }>;
+  const detailsOf = new Map(rows.map((row) => [row.path, row]));
+  const fileOfUnit = new Map(graph.units.map((unit) => [unit.id, unit.file]));
+  const slotById = new Map(graph.slots.map((slot) => [slot.id, slot]));
+  const analyses = new Map<string, FileAnalysis>();
+  for (const record of graph.files) {
+    const row = detailsOf.get(record.path)!;
+    let declarations: DeclarationDigest;
+    try {
+      declarations = z.record(z.string(), z.string()).parse(JSON.parse(row.declarations));
+    } catch (error) {
+      throw new HandbookError('DATABASE_CORRUPT', 'the handbook database holds file rows this version cannot read', 'delete .handbook/handbook.db and run `handbook build` again', { cause: error });
+    }
+    analyses.set(record.path, {
+      record,
+      units: [],
+      digest: declarations,
+      resolution: { edges: [], unresolved: [], slots: [], externalImports: record.externalImports, callSites: row.call_sites, resolvedCalls: row.resolved_calls },
+    });
+  }
+  const analysisOfUnit = (unitId: string): FileAnalysis | undefined => {
+    const file = fileOfUnit.get(unitId);
+    return file === undefined ? undefined : analyses.get(file);
+  };
+  for (const unit of graph.units) (analyses.get(unit.file)?.units as Unit[] | undefined)?.push(unit);
+  const touched = new Map<FileAnalysis, Set<string>>();
+  for (const edge of graph.edges) {
+    if (HERITAGE_KINDS.has(edge.kind)) continue;
+    const analysis = analysisOfUnit(edge.from);
+    if (!analysis) continue;
+    analysis.resolution.edges.push(edge);
+    if ((edge.kind === 'reads' || edge.kind === 'writes') && slotById.has(edge.to)) {
+      let slots = touched.get(analysis);
+      if (!slots) touched.set(analysis, (slots = new Set()));
+      slots.add(edge.to);
+    }
+  }
+  for (const [analysis, slots] of touched) analysis.resolution.slots = [...slots].map((id) => slotById.get(id)!);
+  for (const call of graph.unresolved) analysisOfUnit(call.from)?.resolution.unresolved.push(call);
+  return analyses;
 }

@@ -66,6 +66,12 @@ export const MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE search_terms (generation INTEGER NOT NULL, unit TEXT NOT NULL, terms TEXT NOT NULL, PRIMARY KEY (generation, unit)) WITHOUT ROWID;
   `,
+  `
+  ALTER TABLE files ADD COLUMN declarations TEXT NOT NULL DEFAULT '{}';
+  ALTER TABLE files ADD COLUMN call_sites INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE files ADD COLUMN resolved_calls INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE generations ADD COLUMN settings TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,0 +1,95 @@
+import type { Edge } from '../graph/model.js';
+import { declaredNameOf, fileOfId, type DeclarationDigest } from './declaration-digest.js';
+
+/**
+ * Which unchanged files a re-sync must resolve again. A file's edges are a function of its own
+ * text and of the declarations its names resolve to; these rules find every file for which the
+ * second part may have moved. The cold-build invariant tests (test/sync) are what hold them to it.
+ */
+
+/** Names declared differently in two versions of a file: added, removed or changed. */
+export function changedNames(before: DeclarationDigest | undefined, after: DeclarationDigest | undefined): string[] {
+  const names: string[] = [];
+  for (const [name, hash] of Object.entries(before ?? {})) if (after?.[name] !== hash) names.push(name);
+  for (const name of Object.keys(after ?? {})) if (before?.[name] === undefined) names.push(name);
+  return names;
+}
+
+/** What an import of a file is spelled with: `tools/shell.ts` → `shell`; `tools/index.ts` → `tools`. */
+export function importStem(path: string): string {
+  const parts = path.split('/');
+  const stem = parts[parts.length - 1]!.replace(/\.[^.]+$/, '');
+  return stem === 'index' && parts.length > 1 ? parts[parts.length - 2]! : stem;
+}
+
+const IDENTIFIER_CHARACTER = /[A-Za-z0-9_$]/;
+
+/** Whether the text holds one of the words as a whole identifier, not inside a longer one. */
+export function mentionsAny(text: string, words: Iterable<string>): boolean {
+  for (const word of words) {
+    if (word.length === 0) continue;
+    for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) {
+      const before = at === 0 ? '' : text[at - 1]!;
+      const after = text[at + word.length] ?? '';
+      if (!IDENTIFIER_CHARACTER.test(before) && !IDENTIFIER_CHARACTER.test(after)) return true;
+    }
+  }
+  return false;
+}
+
+export interface AffectedInput {
+  /** Files added, modified or removed. */
+  changed: ReadonlySet<string>;
+  removed: ReadonlySet<string>;
+  /** Names whose declarations differ in the changed files. */
+  names: ReadonlySet<string>;
+  /** Import stems of added files. */
+  stems: ReadonlySet<string>;
+  /** The files now in the tree, with their text. */
+  texts: ReadonlyMap<string, string>;
+  /** A file's edges as last resolved. */
+  edgesOf: (file: string) => readonly Edge[];
+}
+
+/** Whether an id names a declaration whose digest moved: in a changed file, under a changed name. */
+export function isChangedDeclaration(id: string, changed: ReadonlySet<string>, names: ReadonlySet<string>): boolean {
+  return changed.has(fileOfId(id)) && names.has(declaredNameOf(id) ?? '');
+}
+
+/**
+ * The unchanged files to resolve again: those with an edge into a changed declaration or a
+ * removed file (the target may be renamed, moved or gone, even where the text does not spell its
+ * name, as with a constructor), and those naming a changed name or an added file's stem (a use
+ * that now resolves elsewhere, or at all).
+ */
+export function filesAffectedBy(input: AffectedInput): Set<string> {
+  const affected = new Set<string>();
+  const words = [...input.names, ...input.stems];
+  for (const [file, text] of input.texts) {
+    if (input.changed.has(file)) continue;
+    const edges = input.edgesOf(file);
+    if (edges.some((edge) => input.removed.has(fileOfId(edge.to)) || isChangedDeclaration(edge.to, input.changed, input.names)) ||
+        (words.length > 0 && mentionsAny(text, words)))
+      affected.add(file);
+  }
+  return affected;
+}
+
+/**
+ * Units whose inferred type may have changed: a unit with no type annotation whose edges reach a
+ * changed declaration. Their names are changed names too (a caller of `make()` in another file
+ * resolves `make().send()` through make's inferred type). Followed to a fixed point by the caller.
+ */
+export function inferredDependents(
+  units: Iterable<{ id: string; inferred: boolean; edges: readonly Edge[] }>,
+  isChangedTarget: (id: string) => boolean,
+): Array<{ id: string; name: string }> {
+  const found: Array<{ id: string; name: string }> = [];
+  for (const unit of units) {
+    if (!unit.inferred || isChangedTarget(unit.id)) continue;
+    if (!unit.edges.some((edge) => edge.to !== unit.id && isChangedTarget(edge.to))) continue;
+    const name = declaredNameOf(unit.id);
+    if (name) found.push({ id: unit.id, name });
+  }
+  return found;
+}

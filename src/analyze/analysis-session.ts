@@ -1,0 +1,471 @@
+import { readFileSync, statSync } from 'node:fs';
+import { ts } from 'ts-morph';
+import type { Edge, ProgramGraphData, Slot, SourceFileRecord, Unit, UnresolvedCall } from '../graph/model.js';
+import { canonicalize, compareText } from '../graph/order.js';
+import { shortHash } from '../graph/content-hash.js';
+import { HandbookError } from '../errors.js';
+import { changedNames, filesAffectedBy, importStem, isChangedDeclaration, mentionsAny } from './affected-files.js';
+import { addFileUnit, collectUnits, createUnitIndex, type UnitIndex } from './collect-units.js';
+import { type CompilerSetup, createCompilerSetup } from './compiler-setup.js';
+import { createProgram, type ModuleResolver, toCompilerPath } from './create-program.js';
+import { declarationDigest, declaredNameOf, hasInferredType, type DeclarationDigest } from './declaration-digest.js';
+import { discoverFiles, type DiscoveryResult } from './discover-files.js';
+import { EdgeResolver, type FileResolution } from './resolve-edges.js';
+import { isTestPath, lineOf } from './unit-text.js';
+
+export type AnalysisPhase = 'discover' | 'parse' | 'index' | 'resolve';
+
+export interface AnalysisProgress {
+  phase: AnalysisPhase;
+  done: number;
+  total: number;
+}
+
+export interface AnalyzeOptions {
+  maxFileBytes?: number;
+  /** Folders (relative to the root) to analyze instead of the whole root. */
+  include?: string[];
+  onProgress?: (progress: AnalysisProgress) => void;
+}
+
+export interface ParseWarning {
+  file: string;
+  line: number;
+  message: string;
+}
+
+export interface AnalysisStatistics {
+  files: number;
+  skippedFiles: DiscoveryResult['skippedFiles'];
+  skippedDirectories: DiscoveryResult['skippedDirectories'];
+  tsconfigs: string[];
+  callSites: number;
+  resolvedCalls: number;
+  parseWarnings: ParseWarning[];
+}
+
+export interface AnalysisResult {
+  root: string;
+  graph: ProgramGraphData;
+  statistics: AnalysisStatistics;
+}
+
+/** One file's part of an analysis, as a re-sync needs it from the previous run (kept in memory, or read back from the store). */
+export interface FileAnalysis {
+  record: SourceFileRecord;
+  units: readonly Unit[];
+  digest: DeclarationDigest;
+  /** Its edges (heritage edges excepted: those are recomputed for the whole tree every time), calls and state. */
+  resolution: FileResolution;
+}
+
+/** What a refresh found and did. */
+export interface AnalysisChange {
+  added: string[];
+  modified: string[];
+  removed: string[];
+  /** Files resolved again: the changed ones and those whose edges could depend on them. */
+  resolved: number;
+  /** Why every file was resolved again, when it was. */
+  fullReason?: string;
+}
+
+interface LiveFile {
+  path: string;
+  absolute: string;
+  text: string;
+  record: SourceFileRecord;
+  size: number;
+  mtimeMs: number;
+  index: UnitIndex;
+  digest: DeclarationDigest;
+  inferred: ReadonlySet<string>;
+  warning?: ParseWarning;
+  resolution?: FileResolution;
+}
+
+const MAX_WARNINGS = 50;
+
+const EMPTY_RESOLUTION: FileResolution = { edges: [], unresolved: [], slots: [], externalImports: [], callSites: 0, resolvedCalls: 0 };
+
+function settingsKey(setup: CompilerSetup): string {
+  return JSON.stringify({ options: setup.options, tsconfigs: setup.tsconfigs, outDirectories: setup.outDirectories });
+}
+
+/**
+ * Static analysis of a repository into a program graph, kept warm for the next change: no model
+ * calls, nothing written to disk. `open` analyzes the tree (from scratch, or against a previous
+ * analysis read from the store); `refresh` brings it up to date with the files as they are now,
+ * parsing only changed files and resolving only the files whose edges can have moved. Either way
+ * the graph is the one a cold analysis of the same tree gives, in the same order.
+ */
+export class AnalysisSession {
+  private readonly files = new Map<string, LiveFile>();
+  private readonly sourceFiles = new Map<string, ts.SourceFile>();
+  private program: ts.Program | undefined;
+  private resolveModule: ModuleResolver | undefined;
+  private heritage: Edge[] = [];
+  private setup: CompilerSetup;
+  private discovery: DiscoveryResult | undefined;
+
+  private constructor(
+    readonly root: string,
+    private readonly options: AnalyzeOptions,
+  ) {
+    this.setup = createCompilerSetup(root);
+  }
+
+  /**
+   * Analyzes the tree; with `previous` (an analysis and the compiler settings it ran with),
+   * resolves again only what changed since, unless the settings differ.
+   */
+  static open(
+    root: string,
+    options: AnalyzeOptions = {},
+    previous?: { files: ReadonlyMap<string, FileAnalysis>; compiler: string },
+  ): { session: AnalysisSession; change: AnalysisChange } {
+    const session = new AnalysisSession(root, options);
+    let reason: string | undefined;
+    if (!previous) reason = 'first analysis';
+    else if (previous.compiler !== session.settings) reason = 'compiler settings changed';
+    const change = session.refreshAgainst(previous?.files, reason);
+    return { session, change };
+  }
+
+  /** Compiler settings as analyzed: a re-sync from the store starts over when they differ. */
+  get settings(): string {
+    return settingsKey(this.setup);
+  }
+
+  /** Brings the analysis up to date with the tree; `full` resolves every file again (and says why). */
+  refresh(full?: string): AnalysisChange {
+    const setup = createCompilerSetup(this.root);
+    let reason = full;
+    if (settingsKey(setup) !== settingsKey(this.setup)) {
+      this.setup = setup;
+      this.program = undefined;
+      this.sourceFiles.clear();
+      reason ??= 'compiler settings changed';
+    }
+    return this.refreshAgainst(this.snapshot(), reason);
+  }
+
+  private snapshot(): Map<string, FileAnalysis> {
+    return new Map([...this.files].map(([path, file]) => [path, this.analysisOf(file)]));
+  }
+
+  private analysisOf(file: LiveFile): FileAnalysis {
+    return { record: file.record, units: [...file.index.units.values()], digest: file.digest, resolution: file.resolution ?? EMPTY_RESOLUTION };
+  }
+
+  /** Every file's analysis, for the store. */
+  fileAnalyses(): Map<string, FileAnalysis> {
+    return this.snapshot();
+  }
+
+  private refreshAgainst(previous: ReadonlyMap<string, FileAnalysis> | undefined, fullReason: string | undefined): AnalysisChange {
+    const progress = this.options.onProgress ?? (() => undefined);
+    this.resolvedBy.clear();
+    progress({ phase: 'discover', done: 0, total: 0 });
+    const discovery = discoverFiles(this.root, {
+      ...(this.options.maxFileBytes === undefined ? {} : { maxFileBytes: this.options.maxFileBytes }),
+      ...(this.options.include ? { include: this.options.include } : {}),
+      buildOutputDirectories: this.setup.outDirectories,
+    });
+    if (discovery.files.length === 0) {
+      throw new HandbookError(
+        'NO_SOURCE_FILES',
+        `no TypeScript or JavaScript files to analyze in ${this.root}`,
+        'point build at a folder with .ts, .tsx, .js or .mjs sources (node_modules, build output and .d.ts files are skipped)',
+      );
+    }
+
+    const added: string[] = [];
+    const modified: string[] = [];
+    const current = new Map<string, LiveFile | { path: string; absolute: string; text: string; bytes: Buffer; size: number; mtimeMs: number }>();
+    for (const found of discovery.files) {
+      const live = this.files.get(found.path);
+      let stat: { size: number; mtimeMs: number };
+      try {
+        stat = statSync(found.absolutePath);
+      } catch {
+        discovery.skippedFiles.unreadable = (discovery.skippedFiles.unreadable ?? 0) + 1;
+        continue;
+      }
+      if (live && live.size === stat.size && live.mtimeMs === stat.mtimeMs) {
+        current.set(found.path, live);
+        continue;
+      }
+      let bytes: Buffer;
+      try {
+        bytes = readFileSync(found.absolutePath);
+      } catch {
+        discovery.skippedFiles.unreadable = (discovery.skippedFiles.unreadable ?? 0) + 1;
+        continue;
+      }
+      const text = bytes.toString('utf8');
+      if (live && live.text === text) {
+        live.size = stat.size;
+        live.mtimeMs = stat.mtimeMs;
+        current.set(found.path, live);
+        continue;
+      }
+      current.set(found.path, { path: found.path, absolute: toCompilerPath(found.absolutePath), text, bytes, size: stat.size, mtimeMs: stat.mtimeMs });
+    }
+    this.discovery = discovery;
+
+    const fileSetChanged = current.size !== this.files.size || [...current.keys()].some((path) => !this.files.has(path));
+    const removed = [...this.files.keys()].filter((path) => !current.has(path));
+    for (const path of removed) this.sourceFiles.delete(this.files.get(path)!.absolute);
+
+    const texts = new Map<string, string>();
+    const repoPathOf = new Map<string, string>();
+    for (const [path, file] of current) {
+      texts.set(file.absolute, file.text);
+      repoPathOf.set(file.absolute, path);
+    }
+    const programFiles = [...current].filter(([path]) => !isTestPath(path)).map(([, file]) => file.absolute);
+    let parsed = 0;
+    const { program, resolveModule } = createProgram(
+      programFiles,
+      texts,
+      this.setup.options,
+      () => {
+        parsed += 1;
+        if (parsed % 25 === 0) progress({ phase: 'parse', done: parsed, total: programFiles.length });
+      },
+      {
+        sourceFiles: this.sourceFiles,
+        ...(this.program ? { oldProgram: this.program } : {}),
+        ...(this.resolveModule && !fileSetChanged ? { resolveModule: this.resolveModule } : {}),
+      },
+    );
+    progress({ phase: 'parse', done: programFiles.length, total: programFiles.length });
+    this.program = program;
+    this.resolveModule = resolveModule;
+    // Creating the checker binds every file, which also sets the parent links the walks below rely on.
+    const checker = program.getTypeChecker();
+
+    const next = new Map<string, LiveFile>();
+    let position = 0;
+    for (const [path, file] of current) {
+      position += 1;
+      if ('index' in file) {
+        next.set(path, file);
+        continue;
+      }
+      next.set(path, this.indexFile(path, file, program));
+      if (position % 50 === 0) progress({ phase: 'index', done: position, total: current.size });
+    }
+    progress({ phase: 'index', done: current.size, total: current.size });
+
+    for (const [path, file] of next) {
+      const before = previous?.get(path);
+      if (this.files.get(path) === file) continue;
+      if (before?.record.hash === file.record.hash) {
+        if (!this.files.has(path)) {
+          file.resolution = before.resolution;
+          file.record = { ...file.record, externalImports: before.resolution.externalImports };
+        }
+        continue;
+      }
+      if (before) modified.push(path);
+      else added.push(path);
+    }
+    const removedBefore = previous ? [...previous.keys()].filter((path) => !next.has(path)) : [];
+
+    const index = mergeIndexes([...next.keys()].sort(compareText).map((path) => next.get(path)!.index));
+    const resolver = new EdgeResolver({ program, checker, index, repoPathOf, resolveModule });
+    this.heritage = resolver.resolveHeritage();
+
+    const changed = new Set([...added, ...modified, ...removedBefore]);
+    const toResolve = new Set<string>();
+    if (fullReason !== undefined || !previous) {
+      for (const path of next.keys()) toResolve.add(path);
+    } else if (changed.size > 0) {
+      const names = new Set<string>();
+      for (const path of changed) for (const name of changedNames(previous.get(path)?.digest, next.get(path)?.digest)) names.add(name);
+      const stems = new Set(added.map(importStem));
+      for (const path of changed) if (next.has(path)) toResolve.add(path);
+      const textsByPath = new Map([...next].map(([path, file]) => [path, file.text]));
+      for (const path of filesAffectedBy({ changed, removed: new Set(removedBefore), names, stems, texts: textsByPath, edgesOf: (path) => previous.get(path)?.resolution.edges ?? [] })) toResolve.add(path);
+      this.resolveAll(resolver, next, toResolve, progress);
+      this.followInferredTypes(resolver, next, changed, names, toResolve, progress);
+    }
+    this.resolveAll(resolver, next, toResolve, progress);
+
+    this.files.clear();
+    for (const [path, file] of next) this.files.set(path, file);
+    const change: AnalysisChange = { added: added.sort(compareText), modified: modified.sort(compareText), removed: removedBefore.sort(compareText), resolved: toResolve.size };
+    if (fullReason !== undefined) change.fullReason = fullReason;
+    return change;
+  }
+
+  private indexFile(path: string, file: { absolute: string; text: string; bytes: Buffer; size: number; mtimeMs: number }, program: ts.Program): LiveFile {
+    const record: SourceFileRecord = {
+      path,
+      size: file.bytes.length,
+      hash: shortHash(file.bytes),
+      lines: file.text.length === 0 ? 0 : file.text.split('\n').length,
+      test: isTestPath(path),
+      parseErrors: 0,
+      externalImports: [],
+    };
+    const index = createUnitIndex();
+    const live: LiveFile = { path, absolute: file.absolute, text: file.text, record, size: file.size, mtimeMs: file.mtimeMs, index, digest: {}, inferred: new Set() };
+    if (record.test) {
+      // Tests matter to the handbook through what they import (which tests reach a change);
+      // a scan of their imports costs a fraction of a parse.
+      addFileUnit(index, path, record.hash, record.lines);
+      return live;
+    }
+    const sourceFile = program.getSourceFile(file.absolute);
+    if (!sourceFile) return live;
+    const diagnostics = program.getSyntacticDiagnostics(sourceFile);
+    record.parseErrors = diagnostics.length;
+    const first = diagnostics[0];
+    if (first) {
+      live.warning = {
+        file: path,
+        line: first.start === undefined ? 1 : lineOf(sourceFile, first.start),
+        message: ts.flattenDiagnosticMessageText(first.messageText, ' '),
+      };
+    }
+    collectUnits(sourceFile, path, record.hash, index);
+    for (const [unitId, words] of index.literalWords) {
+      const unit = index.units.get(unitId);
+      if (unit) unit.literals = [...words].join(' ');
+    }
+    for (const [unitId, words] of index.bodyWords) {
+      const unit = index.units.get(unitId);
+      if (unit) unit.words = [...words].join(' ');
+    }
+    live.digest = declarationDigest(index, sourceFile);
+    live.inferred = new Set([...index.unitByDeclaration].filter(([node]) => hasInferredType(node)).map(([, id]) => id));
+    return live;
+  }
+
+  private resolveAll(resolver: EdgeResolver, files: Map<string, LiveFile>, paths: ReadonlySet<string>, progress: (progress: AnalysisProgress) => void): void {
+    const pending = [...paths].sort(compareText).filter((path) => !this.resolvedBy.has(path));
+    pending.forEach((path, position) => {
+      const file = files.get(path)!;
+      if (file.record.test) {
+        file.resolution = resolver.resolveImportsOfText(path, file.absolute, file.text);
+      } else {
+        const sourceFile = this.program!.getSourceFile(file.absolute);
+        file.resolution = sourceFile ? resolver.resolveFile(sourceFile, path) : EMPTY_RESOLUTION;
+      }
+      file.record = { ...file.record, externalImports: file.resolution.externalImports };
+      this.resolvedBy.add(path);
+      if (position % 10 === 0 || position === pending.length - 1) progress({ phase: 'resolve', done: position + 1, total: pending.length });
+    });
+  }
+
+  /** Paths resolved by the current refresh's resolver. */
+  private readonly resolvedBy = new Set<string>();
+
+  /**
+   * A unit without a type annotation takes its type from what it calls and reads: when that
+   * changed, so may its type, and with it every use of the unit elsewhere. Followed to a fixed point.
+   */
+  private followInferredTypes(
+    resolver: EdgeResolver,
+    files: Map<string, LiveFile>,
+    changed: ReadonlySet<string>,
+    names: ReadonlySet<string>,
+    toResolve: Set<string>,
+    progress: (progress: AnalysisProgress) => void,
+  ): void {
+    const inferred = new Set<string>();
+    for (const file of files.values()) for (const id of file.inferred) inferred.add(id);
+    const propagated = new Set<string>();
+    const isChanged = (id: string): boolean => propagated.has(id) || isChangedDeclaration(id, changed, names);
+    for (;;) {
+      const incoming = new Map<string, string[]>();
+      for (const file of files.values()) {
+        for (const edge of file.resolution?.edges ?? []) {
+          if (edge.kind === 'imports' || edge.from === edge.to || !inferred.has(edge.from)) continue;
+          const list = incoming.get(edge.to);
+          if (list) list.push(edge.from);
+          else incoming.set(edge.to, [edge.from]);
+        }
+      }
+      const queue = [...incoming.keys()].filter(isChanged);
+      const found: string[] = [];
+      while (queue.length > 0) {
+        for (const from of incoming.get(queue.pop()!) ?? []) {
+          if (isChanged(from)) continue;
+          propagated.add(from);
+          found.push(from);
+          queue.push(from);
+        }
+      }
+      if (found.length === 0) return;
+      const foundNames = new Set(found.map((id) => declaredNameOf(id)!).filter((name) => name.length > 0));
+      const foundIds = new Set(found);
+      const more = new Set<string>();
+      for (const [path, file] of files) {
+        if (toResolve.has(path)) continue;
+        const edges = file.resolution?.edges ?? [];
+        if (edges.some((edge) => foundIds.has(edge.to)) || mentionsAny(file.text, foundNames)) more.add(path);
+      }
+      if (more.size === 0) return;
+      for (const path of more) toResolve.add(path);
+      this.resolveAll(resolver, files, more, progress);
+    }
+  }
+
+  graph(): ProgramGraphData {
+    const files: SourceFileRecord[] = [];
+    const units: Unit[] = [];
+    const edges: Edge[] = [...this.heritage];
+    const slots = new Map<string, Slot>();
+    const unresolved: UnresolvedCall[] = [];
+    for (const file of this.files.values()) {
+      files.push(file.record);
+      for (const unit of file.index.units.values()) units.push(unit);
+      const resolution = file.resolution ?? EMPTY_RESOLUTION;
+      for (const edge of resolution.edges) edges.push(edge);
+      for (const slot of resolution.slots) slots.set(slot.id, slot);
+      for (const call of resolution.unresolved) unresolved.push(call);
+    }
+    return canonicalize({ files, units, edges, slots: [...slots.values()], unresolved });
+  }
+
+  statistics(): AnalysisStatistics {
+    const warnings: ParseWarning[] = [];
+    let callSites = 0;
+    let resolvedCalls = 0;
+    for (const file of this.files.values()) {
+      if (file.warning && warnings.length < MAX_WARNINGS) warnings.push(file.warning);
+      callSites += file.resolution?.callSites ?? 0;
+      resolvedCalls += file.resolution?.resolvedCalls ?? 0;
+    }
+    return {
+      files: this.files.size,
+      skippedFiles: this.discovery?.skippedFiles ?? {},
+      skippedDirectories: this.discovery?.skippedDirectories ?? {},
+      tsconfigs: this.setup.tsconfigs,
+      callSites,
+      resolvedCalls,
+      parseWarnings: warnings.sort((a, b) => compareText(a.file, b.file)),
+    };
+  }
+
+  result(): AnalysisResult {
+    return { root: this.root, graph: this.graph(), statistics: this.statistics() };
+  }
+}
+
+function mergeIndexes(indexes: readonly UnitIndex[]): UnitIndex {
+  const merged = createUnitIndex();
+  for (const index of indexes) {
+    for (const [id, unit] of index.units) merged.units.set(id, unit);
+    for (const [node, id] of index.unitByDeclaration) merged.unitByDeclaration.set(node, id);
+    merged.typeDeclarations.push(...index.typeDeclarations);
+    for (const id of index.stateVariables) merged.stateVariables.add(id);
+    for (const name of index.memberNames) merged.memberNames.add(name);
+    for (const name of index.declaredNames) merged.declaredNames.add(name);
+  }
+  return merged;
+}

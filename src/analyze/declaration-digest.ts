@@ -1,0 +1,79 @@
+import { ts } from 'ts-morph';
+import { shortHash } from '../graph/content-hash.js';
+import type { UnitIndex } from './collect-units.js';
+
+/**
+ * What a file shows other files, name by name: each name it declares (units and members) with a
+ * hash of every declaration behind it. Two versions of a file whose digests agree on a name
+ * cannot change how another file's use of that name resolves; a re-sync re-resolves only the
+ * files that mention a name whose hash moved.
+ */
+export type DeclarationDigest = Record<string, string>;
+
+/** The name other files use for a unit or slot id: `a.ts#Loop.run~2` → `run`; a file id has none. */
+export function declaredNameOf(id: string): string | undefined {
+  const hashAt = id.indexOf('#');
+  if (hashAt < 0) return undefined;
+  const symbol = id.slice(hashAt + 1).replace(/~\d+$/, '');
+  return symbol.slice(symbol.lastIndexOf('.') + 1);
+}
+
+/** The file an id belongs to: units, slots and file units all start with the file's path. */
+export function fileOfId(id: string): string {
+  const hashAt = id.indexOf('#');
+  return hashAt < 0 ? id : id.slice(0, hashAt);
+}
+
+export function declarationDigest(index: UnitIndex, sourceFile: ts.SourceFile | undefined): DeclarationDigest {
+  const parts = new Map<string, string[]>();
+  const add = (name: string, part: string): void => {
+    const list = parts.get(name);
+    if (list) list.push(part);
+    else parts.set(name, [part]);
+  };
+  const shapes = new Map<string, string>();
+  if (sourceFile) {
+    for (const { id, node } of index.typeDeclarations) shapes.set(id, typeShape(node, sourceFile));
+  }
+  for (const unit of index.units.values()) {
+    const name = declaredNameOf(unit.id);
+    if (name) add(name, shapes.get(unit.id) ?? unit.hash);
+  }
+  if (sourceFile) for (const { name, node } of index.memberDeclarations) add(name, node.getText(sourceFile));
+  const digest: DeclarationDigest = {};
+  for (const name of [...parts.keys()].sort()) digest[name] = shortHash(parts.get(name)!.join('\u0000'));
+  return digest;
+}
+
+/**
+ * A class or interface as other files see it apart from its members (which have digest entries
+ * of their own): heading, type parameters, heritage, and the member names. A method body edit
+ * then changes the method's name, not the class's, which every file using the class mentions.
+ */
+function typeShape(node: ts.ClassLikeDeclaration | ts.InterfaceDeclaration, sourceFile: ts.SourceFile): string {
+  const heading = sourceFile.text.slice(node.getStart(sourceFile), node.members.pos);
+  const members = node.members.map((member) => (member.name && !ts.isComputedPropertyName(member.name) ? member.name.getText(sourceFile) : ts.SyntaxKind[member.kind]));
+  return `${heading}\u0000${members.join('\u0001')}`;
+}
+
+function isFunctionLike(node: ts.Node): node is ts.SignatureDeclaration {
+  return ts.isArrowFunction(node) || ts.isFunctionExpression(node) || ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node) || ts.isGetAccessor(node);
+}
+
+/**
+ * Whether a unit's type is inferred from its body (no annotation): then an edit to what it
+ * calls or reads can change its type, and with it how uses elsewhere resolve.
+ */
+export function hasInferredType(declaration: ts.Node): boolean {
+  if (isFunctionLike(declaration)) return !declaration.type;
+  if (ts.isVariableDeclaration(declaration) || ts.isPropertyDeclaration(declaration)) {
+    if (declaration.type) return false;
+    let initializer = declaration.initializer;
+    while (initializer && (ts.isParenthesizedExpression(initializer) || ts.isSatisfiesExpression(initializer))) initializer = initializer.expression;
+    if (!initializer) return false;
+    return isFunctionLike(initializer) ? !initializer.type : !ts.isAsExpression(initializer);
+  }
+  if (ts.isPropertyAssignment(declaration)) return isFunctionLike(declaration.initializer) ? !declaration.initializer.type : true;
+  if (ts.isExportAssignment(declaration)) return true;
+  return false;
+}

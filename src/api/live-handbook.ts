@@ -1,0 +1,208 @@
+import { existsSync } from 'node:fs';
+import type { AnalysisChange, AnalysisSession, AnalyzeOptions, FileAnalysis } from '../analyze/analysis-session.js';
+import { assertRepositoryRoot } from '../analyze/repository-root.js';
+import { HandbookError } from '../errors.js';
+import type { ChatProvider } from '../llm/chat-types.js';
+import type { CreateProviderOptions } from '../llm/create-provider.js';
+import type { OrganizedHandbook } from '../organize/model.js';
+import { currentGenerationOrThrow, readOrganized, readPriorAnalysis, setGenerationCommit } from '../store/generations.js';
+import { databasePathFor, type HandbookDatabase, openDatabase } from '../store/open-database.js';
+import { providerFor } from './build-handbook.js';
+import type { BuildSummary } from './build-summary.js';
+import { currentCommit } from './git-commit.js';
+import { type HandbookSettings, handbookSettingsSchema } from './handbook-settings.js';
+import { type BuildProgress, DerivedUnitCache, storeAnalysis } from './store-analysis.js';
+
+export interface SyncOptions {
+  database?: string;
+  /** Keys, base URL and retry settings when the handbook was built with a model; the environment by default. */
+  provider?: CreateProviderOptions;
+  /**
+   * Share of the handbook's entries one sync may drop before it stops trusting the change (a
+   * checkout of another branch, a package that no longer parses) and rebuilds from scratch.
+   */
+  collapseShare?: number;
+  onProgress?: (progress: BuildProgress) => void;
+}
+
+export interface SyncSummary {
+  /** Nothing changed since the handbook was stored; nothing was written. */
+  upToDate: boolean;
+  added: string[];
+  modified: string[];
+  removed: string[];
+  /** Files whose edges were resolved again: the changed ones and those that could depend on them. */
+  resolvedFiles: number;
+  entries: { added: number; removed: number; changed: number };
+  /** Units whose primary stage is not the one they had. */
+  restaged: number;
+  /** Why the sync analyzed everything again instead of the change, when it did. */
+  fullRebuild?: string;
+  generation: number;
+  durationMs: number;
+  /** The stored generation's summary, as `build` reports it. */
+  build: BuildSummary;
+}
+
+const DEFAULT_COLLAPSE_SHARE = 0.25;
+/** Drops this small never count as a collapse, whatever their share (a tiny fixture). */
+const COLLAPSE_FLOOR = 25;
+/** After this many refreshes the compiler state is rebuilt, so a long watch does not grow without bound. */
+const REFRESHES_PER_SESSION = 200;
+const HEAP_BOUND_BYTES = 1_500_000_000;
+
+function readSettings(raw: unknown): HandbookSettings {
+  const parsed = handbookSettingsSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new HandbookError('NO_HANDBOOK', 'this handbook was built by an earlier version that did not record how it was built', 'run `handbook build` once; later changes can then be synced');
+  }
+  const settings = parsed.data;
+  return {
+    skeleton: settings.skeleton.map((stage) => ({ ...stage, ...(stage.packages ? { packages: stage.packages } : {}) })),
+    model: settings.model,
+    compiler: settings.compiler,
+    ...(settings.include ? { include: settings.include } : {}),
+    ...(settings.maxFileBytes === undefined ? {} : { maxFileBytes: settings.maxFileBytes }),
+  };
+}
+
+/**
+ * A handbook kept in step with its repository: holds the analysis warm between changes, so each
+ * `sync` parses only changed files, resolves only the files whose edges can have moved, places
+ * units in stages again and stores a new generation, equal to what a cold build of the same tree
+ * stores. `handbook sync` opens one, syncs once and closes it; `handbook watch` keeps it open.
+ */
+export class LiveHandbook {
+  private session: AnalysisSession | undefined;
+  private refreshes = 0;
+  private readonly cache = new DerivedUnitCache();
+  /** Each unit's primary stage in the stored generation, to count what a sync moved. */
+  private stages = new Map<string, string>();
+
+  private constructor(
+    readonly root: string,
+    readonly databasePath: string,
+    private readonly database: HandbookDatabase,
+    private readonly settings: HandbookSettings,
+    private readonly provider: ChatProvider | undefined,
+    private readonly options: SyncOptions,
+  ) {}
+
+  static async open(root: string, options: SyncOptions = {}): Promise<LiveHandbook> {
+    const absoluteRoot = assertRepositoryRoot(root);
+    const databasePath = databasePathFor(absoluteRoot, options.database);
+    if (!existsSync(databasePath)) throw new HandbookError('NO_HANDBOOK', `no handbook at ${databasePath}`, 'run `handbook build` first');
+    const database = openDatabase(databasePath, { create: true });
+    try {
+      const generation = currentGenerationOrThrow(database);
+      const settings = readSettings(generation.settings);
+      const provider = await providerFor(settings.model, options.provider);
+      return new LiveHandbook(absoluteRoot, databasePath, database, settings, provider, options);
+    } catch (error) {
+      database.close();
+      throw error;
+    }
+  }
+
+  private analyzeOptions(): AnalyzeOptions {
+    return {
+      ...(this.settings.include ? { include: this.settings.include } : {}),
+      ...(this.settings.maxFileBytes === undefined ? {} : { maxFileBytes: this.settings.maxFileBytes }),
+      ...(this.options.onProgress ? { onProgress: this.options.onProgress } : {}),
+    };
+  }
+
+  /** Brings the stored handbook up to date with the files as they are now. */
+  async sync(): Promise<SyncSummary> {
+    const started = performance.now();
+    const generation = currentGenerationOrThrow(this.database);
+    const { AnalysisSession } = await import('../analyze/analysis-session.js');
+    let change: AnalysisChange;
+    let before: Map<string, string>;
+    if (!this.session || this.refreshes >= REFRESHES_PER_SESSION || process.memoryUsage().heapUsed > HEAP_BOUND_BYTES) {
+      // A fresh start reads the stored generation back; a warm session already holds it.
+      const prior = readPriorAnalysis(this.database, generation.id);
+      before = unitHashes(prior);
+      this.stages = primaryStages(readOrganized(this.database, generation.id));
+      ({ session: this.session, change } = AnalysisSession.open(this.root, this.analyzeOptions(), { files: prior, compiler: this.settings.compiler }));
+      this.refreshes = 0;
+    } else {
+      before = unitHashes(this.session.fileAnalyses());
+      change = this.session.refresh();
+      this.refreshes += 1;
+    }
+    const commit = currentCommit(this.root);
+    const base = { added: change.added, modified: change.modified, removed: change.removed, resolvedFiles: change.resolved };
+    if (change.added.length + change.modified.length + change.removed.length === 0 && change.fullReason === undefined) {
+      if (commit !== generation.commit) setGenerationCommit(this.database, generation.id, commit);
+      return {
+        upToDate: true, ...base, entries: { added: 0, removed: 0, changed: 0 }, restaged: 0, generation: generation.id,
+        durationMs: Math.round(performance.now() - started), build: { ...(generation.summary as BuildSummary), commit },
+      };
+    }
+
+    let fullRebuild = change.fullReason;
+    const present = unitHashes(this.session.fileAnalyses());
+    const dropped = [...before.keys()].filter((id) => !present.has(id)).length;
+    const collapseShare = this.options.collapseShare ?? DEFAULT_COLLAPSE_SHARE;
+    if (fullRebuild === undefined && dropped > COLLAPSE_FLOOR && dropped > collapseShare * before.size) {
+      fullRebuild = `the change would drop ${dropped} of ${before.size} entries (over ${Math.round(collapseShare * 100)}%), so the handbook was rebuilt from scratch`;
+      ({ session: this.session } = AnalysisSession.open(this.root, this.analyzeOptions()));
+      this.refreshes = 0;
+    }
+
+    const stored = await storeAnalysis({
+      database: this.database,
+      databasePath: this.databasePath,
+      session: this.session,
+      settings: this.settings,
+      commit,
+      ...(this.provider ? { provider: this.provider } : {}),
+      cache: this.cache,
+      started,
+      ...(this.options.onProgress ? { onProgress: this.options.onProgress } : {}),
+    });
+    const entries = { added: 0, removed: 0, changed: 0 };
+    const now = new Set<string>();
+    for (const unit of stored.graph.units) {
+      now.add(unit.id);
+      const hash = before.get(unit.id);
+      if (hash === undefined) entries.added += 1;
+      else if (hash !== unit.hash) entries.changed += 1;
+    }
+    for (const id of before.keys()) if (!now.has(id)) entries.removed += 1;
+    const stages = primaryStages(stored.handbook);
+    let restaged = 0;
+    for (const [unit, stage] of stages) if (this.stages.has(unit) && this.stages.get(unit) !== stage) restaged += 1;
+    this.stages = stages;
+    return {
+      upToDate: false, ...base, entries, restaged, ...(fullRebuild === undefined ? {} : { fullRebuild }),
+      generation: stored.summary.generation, durationMs: Math.round(performance.now() - started), build: stored.summary,
+    };
+  }
+
+  close(): void {
+    this.session = undefined;
+    this.database.close();
+  }
+}
+
+function unitHashes(files: ReadonlyMap<string, FileAnalysis>): Map<string, string> {
+  const hashes = new Map<string, string>();
+  for (const file of files.values()) for (const unit of file.units) hashes.set(unit.id, unit.hash);
+  return hashes;
+}
+
+function primaryStages(organized: OrganizedHandbook): Map<string, string> {
+  return new Map(organized.stages.flatMap((stage) => stage.members.filter((member) => member.primary).map((member) => [member.unit, stage.id] as const)));
+}
+
+/** `handbook sync`: brings a built handbook up to date with the repository's files, re-analyzing only what changed. */
+export async function syncHandbook(root: string, options: SyncOptions = {}): Promise<SyncSummary> {
+  const live = await LiveHandbook.open(root, options);
+  try {
+    return await live.sync();
+  } finally {
+    live.close();
+  }
+}

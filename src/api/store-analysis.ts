@@ -1,0 +1,130 @@
+import type { AnalysisProgress, AnalysisSession } from '../analyze/analysis-session.js';
+import type { ProgramGraphData } from '../graph/model.js';
+import { ProgramGraph } from '../graph/program-graph.js';
+import type { ChatProvider } from '../llm/chat-types.js';
+import type { OrganizedHandbook } from '../organize/model.js';
+import { assignStagesOffline, UnitTermCache } from '../organize/offline-stager.js';
+import { organizeHandbook } from '../organize/organize-handbook.js';
+import { describeProject } from '../organize/overview.js';
+import { searchTermsOf } from '../route/search-index.js';
+import { type FileDetails, writeGeneration } from '../store/generations.js';
+import { DatabaseModelCache } from '../store/model-cache-table.js';
+import type { HandbookDatabase } from '../store/open-database.js';
+import { type BuildSummary, type ModelUse, summarize } from './build-summary.js';
+import type { HandbookSettings } from './handbook-settings.js';
+
+export type BuildProgress = AnalysisProgress | { phase: 'organize' | 'write'; done: number; total: number };
+
+/**
+ * What stays valid between stores of the same repository in one process (watch): per-unit
+ * words and search terms, keyed by unit content hash, so a re-sync recomputes them only for
+ * units that changed.
+ */
+export class DerivedUnitCache {
+  readonly stagerTerms = new UnitTermCache();
+  private readonly searchTerms = new Map<string, { hash: string; terms: string }>();
+
+  searchTermsOf(unit: Parameters<typeof searchTermsOf>[0]): string {
+    const cached = this.searchTerms.get(unit.id);
+    if (cached?.hash === unit.hash) return cached.terms;
+    const terms = JSON.stringify(searchTermsOf(unit));
+    this.searchTerms.set(unit.id, { hash: unit.hash, terms });
+    return terms;
+  }
+
+  retainOnly(ids: ReadonlySet<string>): void {
+    this.stagerTerms.retainOnly(ids);
+    for (const id of this.searchTerms.keys()) if (!ids.has(id)) this.searchTerms.delete(id);
+  }
+}
+
+export interface StoreAnalysisInput {
+  database: HandbookDatabase;
+  databasePath: string;
+  session: AnalysisSession;
+  settings: HandbookSettings;
+  commit: string | null;
+  /** The model that places units, when the settings name one. */
+  provider?: ChatProvider;
+  cache?: DerivedUnitCache;
+  /** When the work began, for the summary's duration. */
+  started: number;
+  onProgress?: (progress: BuildProgress) => void;
+}
+
+/**
+ * Places the analyzed units in stages (offline, or with the model) and stores graph and
+ * handbook as the database's new current generation. Build, sync and watch all end here, so a
+ * synced handbook is stored exactly as a built one.
+ */
+export interface StoredAnalysis {
+  summary: BuildSummary;
+  graph: ProgramGraphData;
+  handbook: OrganizedHandbook;
+}
+
+export async function storeAnalysis(input: StoreAnalysisInput): Promise<StoredAnalysis> {
+  const { database, session, settings, provider } = input;
+  const analysis = session.result();
+  const cache = input.cache ?? new DerivedUnitCache();
+  const organizeStarted = performance.now();
+  input.onProgress?.({ phase: 'organize', done: 0, total: 1 });
+  const graph = new ProgramGraph(analysis.graph);
+  const codeUnits = graph.codeUnits();
+  cache.retainOnly(new Set(codeUnits.map((unit) => unit.id)));
+  const offline = assignStagesOffline(graph, settings.skeleton, cache.stagerTerms);
+  const project = describeProject(session.root);
+  let handbook: OrganizedHandbook;
+  let modelUse: ModelUse | undefined;
+  if (!provider) {
+    handbook = organizeHandbook(graph, settings.skeleton, offline, { kind: 'offline' }, project).handbook;
+  } else {
+    const { assignStagesWithModel } = await import('../organize/llm-stager.js');
+    const { summarizeStagesWithModel } = await import('../organize/llm-summaries.js');
+    const { proposeStages } = await import('../organize/llm-stage-proposal.js');
+    const modelCache = new DatabaseModelCache(database);
+    const proposal = await proposeStages(graph, settings.skeleton, project, provider, modelCache);
+    const report = await assignStagesWithModel(graph, proposal.skeleton, offline, {
+      provider,
+      cache: modelCache,
+      onProgress: (done, total) => input.onProgress?.({ phase: 'organize', done, total }),
+    });
+    handbook = organizeHandbook(graph, proposal.skeleton, report.assignments, { kind: 'llm', model: provider.id, fallbackUnits: report.fallbackUnits }, project).handbook;
+    const summaries = await summarizeStagesWithModel(graph, handbook.stages, provider, modelCache);
+    modelUse = {
+      model: provider.id,
+      calls: proposal.modelCalls + report.modelCalls + summaries.modelCalls,
+      cachedUnits: report.cachedUnits,
+      fallbackUnits: report.fallbackUnits,
+      fallbackSummaries: summaries.fallbackStages,
+      rejected: [...proposal.rejected, ...report.rejected, ...summaries.rejected],
+    };
+  }
+  const stagerMs = Math.round(performance.now() - organizeStarted);
+  input.onProgress?.({ phase: 'write', done: 0, total: 1 });
+  const searchTerms = new Map(codeUnits.map((unit) => [unit.id, cache.searchTermsOf(unit)]));
+  const files = new Map<string, FileDetails>(
+    [...session.fileAnalyses()].map(([path, file]) => [path, { declarations: file.digest, callSites: file.resolution.callSites, resolvedCalls: file.resolution.resolvedCalls }]),
+  );
+  let summary: BuildSummary | undefined;
+  writeGeneration(database, analysis.graph, handbook, searchTerms, {
+    root: session.root,
+    commit: input.commit,
+    createdAt: new Date().toISOString(),
+    settings,
+    files,
+    summary: (generation) => {
+      summary = summarize(analysis, handbook, {
+        database: input.databasePath,
+        generation,
+        commit: input.commit,
+        durationMs: Math.round(performance.now() - input.started),
+        stagerMs,
+        ...(modelUse ? { model: modelUse } : {}),
+      });
+      return summary;
+    },
+  });
+  input.onProgress?.({ phase: 'write', done: 1, total: 1 });
+  return { summary: summary!, graph: analysis.graph, handbook };
+}

@@ -1,0 +1,40 @@
+import path from 'node:path';
+import { expect } from 'vitest';
+import { buildHandbook, openHandbook } from '../../src/index.js';
+import { scratchDirectory } from './paths.js';
+
+/** What the sync invariant compares: the graph, the stages with their members and summaries, the register, the overview. */
+export function handbookContent(repo: string, database: string): { graph: unknown; organized: unknown; register: unknown } {
+  const handbook = openHandbook(repo, { database, withSearchTerms: true });
+  return { graph: handbook.graph.toData(), organized: handbook.organized, register: { entries: handbook.register, searchTerms: [...handbook.searchTerms] } };
+}
+
+/** Builds the same tree cold into a scratch database and checks the synced handbook holds exactly the same. */
+export async function expectSameAsColdBuild(repo: string, syncedDatabase: string, step: string): Promise<void> {
+  const coldDatabase = path.join(scratchDirectory('handbook-cold-'), 'handbook.db');
+  await buildHandbook(repo, { database: coldDatabase });
+  const synced = handbookContent(repo, syncedDatabase);
+  const cold = handbookContent(repo, coldDatabase);
+  for (const part of ['graph', 'organized', 'register'] as const) {
+    expect(JSON.stringify(synced[part]) === JSON.stringify(cold[part]), `${part} after "${step}" differs from a cold build: ${firstDifference(synced[part], cold[part])}`).toBe(true);
+  }
+}
+
+function firstDifference(a: unknown, b: unknown, where = ''): string {
+  if (JSON.stringify(a) === JSON.stringify(b)) return 'none';
+  if (Array.isArray(a) && Array.isArray(b)) {
+    const left = new Set(a.map((item) => JSON.stringify(item)));
+    const right = new Set(b.map((item) => JSON.stringify(item)));
+    const onlySynced = [...left].filter((item) => !right.has(item)).slice(0, 2);
+    const onlyCold = [...right].filter((item) => !left.has(item)).slice(0, 2);
+    return `${where}: only in sync ${onlySynced.join(' ')}; only in cold ${onlyCold.join(' ')}`;
+  }
+  if (a && b && typeof a === 'object' && typeof b === 'object') {
+    for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
+      const left = (a as Record<string, unknown>)[key];
+      const right = (b as Record<string, unknown>)[key];
+      if (JSON.stringify(left) !== JSON.stringify(right)) return firstDifference(left, right, `${where}.${key}`);
+    }
+  }
+  return `${where}: ${JSON.stringify(a)?.slice(0, 200)} vs ${JSON.stringify(b)?.slice(0, 200)}`;
+}

@@ -1,0 +1,137 @@
+import { readFileSync, renameSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildHandbook, LiveHandbook, syncHandbook } from '../../src/index.js';
+import { expectSameAsColdBuild } from '../helpers/handbook-snapshot.js';
+import { copyOfFixture, scratchDirectory } from '../helpers/paths.js';
+
+type Edit = { name: string; apply: (repo: string) => void };
+
+const edit = (repo: string, file: string, change: (text: string) => string): void => {
+  const target = path.join(repo, file);
+  writeFileSync(target, change(readFileSync(target, 'utf8')));
+};
+
+/** The edits the issue names, in an order where each one leaves something for the next. */
+const SCRIPT: Edit[] = [
+  { name: 'add a function', apply: (repo) => edit(repo, 'src/security/secrets.ts', (text) => `${text}\nexport function maskAll(texts: string[]): string[] {\n  return texts.map((text) => maskSecrets(text));\n}\n`) },
+  { name: 'change a body', apply: (repo) => edit(repo, 'src/security/secrets.ts', (text) => text.replace('if (value.length <= 12) return REDACTED;', 'if (value.length <= 16) return REDACTED;\n  if (value.startsWith("x")) return maskSecrets(value);')) },
+  { name: 'rename a function and its uses', apply: (repo) => {
+    for (const file of ['src/security/secrets.ts', 'src/observability/logger.ts', 'src/session/sessionStore.ts', 'src/tools/shell.ts']) edit(repo, file, (text) => text.replaceAll('maskSecrets', 'redactSecrets'));
+  } },
+  { name: 'rename a callee but not its callers', apply: (repo) => edit(repo, 'src/security/secrets.ts', (text) => text.replace('export function redactValue(', 'export function hideValue(')) },
+  { name: 'move a function to another file', apply: (repo) => {
+    edit(repo, 'src/security/secrets.ts', (text) => text.replace(/\nexport function maskAll[\s\S]*?\n}\n/, '\n'));
+    edit(repo, 'src/tools/truncate.ts', (text) => `import { redactSecrets } from '../security/secrets.js';\n${text}\nexport function maskAll(texts: string[]): string[] {\n  return texts.map((text) => redactSecrets(text));\n}\n`);
+  } },
+  { name: 'delete a function', apply: (repo) => edit(repo, 'src/context/tokens.ts', (text) => text.replace(/\n(\/\*\*[^]*?\*\/\n)?export function countHistoryTokens[\s\S]*?\n}\n/, '\n')) },
+  { name: 'add a file', apply: (repo) => writeFileSync(path.join(repo, 'src/security/audit.ts'), "import { redactSecrets } from './secrets.js';\n\nexport const auditTrail: string[] = [];\n\n/** Records an action with secrets masked. */\nexport function audit(action: string): void {\n  auditTrail.push(redactSecrets(action));\n}\n") },
+  { name: 'use the added file', apply: (repo) => edit(repo, 'src/tools/shell.ts', (text) => `import { audit } from '../security/audit.js';\n${text.replace(/(export async function \w+\([^)]*\)[^{]*\{)/, '$1\n  audit("shell");')}`) },
+  { name: 'rename a file', apply: (repo) => {
+    mkdirSync(path.join(repo, 'src/audit'), { recursive: true });
+    renameSync(path.join(repo, 'src/security/audit.ts'), path.join(repo, 'src/audit/trail.ts'));
+    edit(repo, 'src/audit/trail.ts', (text) => text.replace("'./secrets.js'", "'../security/secrets.js'"));
+  } },
+  { name: 'delete a file', apply: (repo) => rmSync(path.join(repo, 'src/context/compaction.ts')) },
+  { name: 'introduce a syntax error', apply: (repo) => edit(repo, 'src/providers/retry.ts', (text) => text.replace('export async function', 'export async function (( broken')) },
+  { name: 'fix it', apply: (repo) => edit(repo, 'src/providers/retry.ts', (text) => text.replace('export async function (( broken', 'export async function')) },
+];
+
+describe('sync gives what a cold build gives', () => {
+  let repo: string;
+  let database: string;
+  let live: LiveHandbook;
+
+  beforeAll(async () => {
+    repo = copyOfFixture();
+    database = path.join(scratchDirectory(), 'handbook.db');
+    await buildHandbook(repo, { database });
+    live = await LiveHandbook.open(repo, { database });
+  });
+  afterAll(() => live?.close());
+
+  it('is a no-op on an empty diff', async () => {
+    const summary = await live.sync();
+    expect(summary.upToDate).toBe(true);
+    expect(summary.resolvedFiles).toBe(0);
+  });
+
+  it.each(SCRIPT.map((step, position) => [position + 1, step.name, step] as const))('step %i, %s: the kept-open handbook equals a cold build', async (_position, name, step) => {
+    step.apply(repo);
+    const summary = await live.sync();
+    expect(summary.upToDate).toBe(false);
+    expect(summary.fullRebuild).toBeUndefined();
+    await expectSameAsColdBuild(repo, database, name);
+  });
+});
+
+describe('handbook sync from the stored handbook (a new process each time)', () => {
+  it('follows the same script and equals a cold build after every step', async () => {
+    const repo = copyOfFixture();
+    const database = path.join(scratchDirectory(), 'handbook.db');
+    await buildHandbook(repo, { database });
+    for (const step of SCRIPT) {
+      step.apply(repo);
+      const summary = await syncHandbook(repo, { database });
+      expect(summary.upToDate, step.name).toBe(false);
+      // Only the changed files and those that could depend on them are resolved again.
+      expect(summary.resolvedFiles, step.name).toBeLessThan(summary.build.files);
+      await expectSameAsColdBuild(repo, database, step.name);
+    }
+  }, 60_000);
+});
+
+describe('what sync must follow beyond the changed file', () => {
+  const write = (repo: string, files: Record<string, string>): void => {
+    for (const [file, text] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(repo, file)), { recursive: true });
+      writeFileSync(path.join(repo, file), text);
+    }
+  };
+
+  it('a type inferred through another file: a caller that never names the edited function', async () => {
+    const repo = path.join(scratchDirectory(), 'inferred');
+    write(repo, {
+      'src/shapes.ts': 'export class Alpha { run(): number { return 1; } }\nexport class Beta { run(): number { return 2; } }\n',
+      'src/factory.ts': "import { Alpha, Beta } from './shapes';\nexport function makeThing() { return new Alpha(); }\nexport function other() { return new Beta(); }\n",
+      'src/holder.ts': "import { makeThing } from './factory';\nexport const thing = makeThing();\n",
+      'src/user.ts': "import { thing } from './holder';\nexport function go(): number { return thing.run(); }\n",
+    });
+    const database = path.join(scratchDirectory(), 'handbook.db');
+    await buildHandbook(repo, { database });
+    const live = await LiveHandbook.open(repo, { database });
+    try {
+      writeFileSync(path.join(repo, 'src/factory.ts'), "import { Alpha, Beta } from './shapes';\nexport function makeThing() { return new Beta(); }\nexport function other() { return new Beta(); }\n");
+      const summary = await live.sync();
+      expect(summary.modified).toEqual(['src/factory.ts']);
+      await expectSameAsColdBuild(repo, database, 'return another class');
+    } finally {
+      live.close();
+    }
+  });
+
+  it('a new implementation of an interface reaches calls through the interface in files that never import it', async () => {
+    const repo = path.join(scratchDirectory(), 'dispatch');
+    write(repo, {
+      'src/tool.ts': 'export interface Tool { execute(input: string): string }\n',
+      'src/runner.ts': "import type { Tool } from './tool';\nexport function runAll(tools: Tool[]): string[] { return tools.map((tool) => tool.execute('x')); }\n",
+      'src/echo.ts': "import type { Tool } from './tool';\nexport class Echo implements Tool { execute(input: string): string { return input; } }\n",
+    });
+    const database = path.join(scratchDirectory(), 'handbook.db');
+    await buildHandbook(repo, { database });
+    write(repo, { 'src/shout.ts': "import type { Tool } from './tool';\nexport class Shout implements Tool { execute(input: string): string { return input.toUpperCase(); } }\n" });
+    const summary = await syncHandbook(repo, { database });
+    expect(summary.added).toEqual(['src/shout.ts']);
+    await expectSameAsColdBuild(repo, database, 'add an implementation');
+  });
+
+  it('rebuilds from scratch, and says so, when a change would drop most of the handbook', async () => {
+    const repo = copyOfFixture();
+    const database = path.join(scratchDirectory(), 'handbook.db');
+    await buildHandbook(repo, { database });
+    for (const folder of ['src/agent', 'src/providers', 'src/tools', 'src/context', 'src/session']) rmSync(path.join(repo, folder), { recursive: true });
+    const summary = await syncHandbook(repo, { database });
+    expect(summary.fullRebuild).toMatch(/would drop \d+ of \d+ entries .* rebuilt from scratch/);
+    await expectSameAsColdBuild(repo, database, 'remove most folders');
+  });
+});
