@@ -67,10 +67,11 @@ export function filesAffectedBy(input: AffectedInput): Set<string> {
   const words = [...input.names, ...input.stems];
   for (const [file, text] of input.texts) {
     if (input.changed.has(file)) continue;
-    const edges = input.edgesOf(file);
-    if (edges.some((edge) => input.removed.has(fileOfId(edge.to)) || isChangedDeclaration(edge.to, input.changed, input.names)) ||
-        (words.length > 0 && mentionsAny(text, words)))
-      affected.add(file);
+    const reachesChange = input.edgesOf(file).some((edge) => {
+      const target = fileOfId(edge.to);
+      return input.changed.has(target) && (input.removed.has(target) || input.names.has(declaredNameOf(edge.to) ?? ''));
+    });
+    if (reachesChange || (words.length > 0 && mentionsAny(text, words))) affected.add(file);
   }
   return affected;
 }

@@ -66,6 +66,8 @@ export interface AnalysisChange {
   removed: string[];
   /** Files resolved again: the changed ones and those whose edges could depend on them. */
   resolved: number;
+  /** Those files, sorted: with the changed ones, the only files whose part of the graph can differ. */
+  resolvedPaths: string[];
   /** Why every file was resolved again, when it was. */
   fullReason?: string;
 }
@@ -296,7 +298,13 @@ export class AnalysisSession {
 
     this.files.clear();
     for (const [path, file] of next) this.files.set(path, file);
-    const change: AnalysisChange = { added: added.sort(compareText), modified: modified.sort(compareText), removed: removedBefore.sort(compareText), resolved: toResolve.size };
+    const change: AnalysisChange = {
+      added: added.sort(compareText),
+      modified: modified.sort(compareText),
+      removed: removedBefore.sort(compareText),
+      resolved: toResolve.size,
+      resolvedPaths: [...toResolve].sort(compareText),
+    };
     if (fullReason !== undefined) change.fullReason = fullReason;
     return change;
   }

@@ -142,6 +142,7 @@ export class LiveHandbook {
     }
 
     let fullRebuild = change.fullReason;
+    // A rebuild from scratch of the same tree has the same units, so these hold either way.
     const present = unitHashes(this.session.fileAnalyses());
     const dropped = [...before.keys()].filter((id) => !present.has(id)).length;
     const collapseShare = this.options.collapseShare ?? DEFAULT_COLLAPSE_SHARE;
@@ -151,6 +152,21 @@ export class LiveHandbook {
       this.refreshes = 0;
     }
 
+    const entries = { added: 0, removed: 0, changed: 0 };
+    const replaceTerms = new Set<string>();
+    for (const [id, hash] of present) {
+      const previous = before.get(id);
+      if (previous === hash) continue;
+      replaceTerms.add(id);
+      if (previous === undefined) entries.added += 1;
+      else entries.changed += 1;
+    }
+    for (const id of before.keys()) {
+      if (present.has(id)) continue;
+      replaceTerms.add(id);
+      entries.removed += 1;
+    }
+    const replaceFiles = new Set([...change.added, ...change.modified, ...change.removed, ...change.resolvedPaths]);
     const stored = await storeAnalysis({
       database: this.database,
       databasePath: this.databasePath,
@@ -160,17 +176,10 @@ export class LiveHandbook {
       ...(this.provider ? { provider: this.provider } : {}),
       cache: this.cache,
       started,
+      // A full analysis writes a new generation; a change updates the current one in place.
+      ...(fullRebuild === undefined ? { update: { generation: generation.id, replaceFiles, replaceTerms } } : {}),
       ...(this.options.onProgress ? { onProgress: this.options.onProgress } : {}),
     });
-    const entries = { added: 0, removed: 0, changed: 0 };
-    const now = new Set<string>();
-    for (const unit of stored.graph.units) {
-      now.add(unit.id);
-      const hash = before.get(unit.id);
-      if (hash === undefined) entries.added += 1;
-      else if (hash !== unit.hash) entries.changed += 1;
-    }
-    for (const id of before.keys()) if (!now.has(id)) entries.removed += 1;
     const stages = primaryStages(stored.handbook);
     let restaged = 0;
     for (const [unit, stage] of stages) if (this.stages.has(unit) && this.stages.get(unit) !== stage) restaged += 1;

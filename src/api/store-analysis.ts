@@ -7,7 +7,7 @@ import { assignStagesOffline, UnitTermCache } from '../organize/offline-stager.j
 import { organizeHandbook } from '../organize/organize-handbook.js';
 import { describeProject } from '../organize/overview.js';
 import { searchTermsOf } from '../route/search-index.js';
-import { type FileDetails, writeGeneration } from '../store/generations.js';
+import { type FileDetails, type GenerationUpdate, updateGeneration, writeGeneration } from '../store/generations.js';
 import { DatabaseModelCache } from '../store/model-cache-table.js';
 import type { HandbookDatabase } from '../store/open-database.js';
 import { type BuildSummary, type ModelUse, summarize } from './build-summary.js';
@@ -49,6 +49,8 @@ export interface StoreAnalysisInput {
   cache?: DerivedUnitCache;
   /** When the work began, for the summary's duration. */
   started: number;
+  /** Update this generation in place, replacing only these rows, instead of writing a new one. */
+  update?: GenerationUpdate & { generation: number };
   onProgress?: (progress: BuildProgress) => void;
 }
 
@@ -107,13 +109,13 @@ export async function storeAnalysis(input: StoreAnalysisInput): Promise<StoredAn
     [...session.fileAnalyses()].map(([path, file]) => [path, { declarations: file.digest, callSites: file.resolution.callSites, resolvedCalls: file.resolution.resolvedCalls }]),
   );
   let summary: BuildSummary | undefined;
-  writeGeneration(database, analysis.graph, handbook, searchTerms, {
+  const details = {
     root: session.root,
     commit: input.commit,
     createdAt: new Date().toISOString(),
     settings,
     files,
-    summary: (generation) => {
+    summary: (generation: number) => {
       summary = summarize(analysis, handbook, {
         database: input.databasePath,
         generation,
@@ -124,7 +126,9 @@ export async function storeAnalysis(input: StoreAnalysisInput): Promise<StoredAn
       });
       return summary;
     },
-  });
+  };
+  if (input.update) updateGeneration(database, input.update.generation, analysis.graph, handbook, searchTerms, input.update, details);
+  else writeGeneration(database, analysis.graph, handbook, searchTerms, details);
   input.onProgress?.({ phase: 'write', done: 1, total: 1 });
   return { summary: summary!, graph: analysis.graph, handbook };
 }

@@ -69,26 +69,7 @@ export function writeGeneration(
       .prepare("INSERT INTO generations (status, created_at, root, commit_sha, settings) VALUES ('building', ?, ?, ?, ?)")
       .run(details.createdAt, details.root, details.commit, JSON.stringify(details.settings)).lastInsertRowid,
   );
-  const insertFile = database.prepare(
-    'INSERT INTO files (generation, path, size, hash, lines, test, parse_errors, external_imports, declarations, call_sites, resolved_calls) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-  );
-  chunked(database, graph.files, (file) => {
-    const fileDetails = details.files.get(file.path);
-    insertFile.run(generation, file.path, file.size, file.hash, file.lines, file.test ? 1 : 0, file.parseErrors, JSON.stringify(file.externalImports),
-      JSON.stringify(fileDetails?.declarations ?? {}), fileDetails?.callSites ?? 0, fileDetails?.resolvedCalls ?? 0);
-  });
-  const insertUnit = database.prepare('INSERT INTO units (generation, id, kind, file, symbol, start_line, end_line, signature, doc, exported, hash, parent, literals, words) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
-  chunked(database, graph.units, (unit) =>
-    insertUnit.run(generation, unit.id, unit.kind, unit.file, unit.symbol, unit.startLine, unit.endLine, unit.signature,
-      unit.doc, unit.exported ? 1 : 0, unit.hash, unit.parent ?? null, unit.literals, unit.words));
-  const insertEdge = database.prepare('INSERT INTO edges VALUES (?, ?, ?, ?, ?, ?)');
-  chunked(database, graph.edges, (edge) =>
-    insertEdge.run(generation, edge.kind, edge.from, edge.to, JSON.stringify(edge.lines), edge.via ?? null));
-  const insertSlot = database.prepare('INSERT INTO slots VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
-  chunked(database, graph.slots, (slot) =>
-    insertSlot.run(generation, slot.id, slot.kind, slot.file, slot.owner, slot.name, slot.line, slot.type));
-  const insertUnresolved = database.prepare('INSERT INTO unresolved VALUES (?, ?, ?, ?, ?)');
-  chunked(database, graph.unresolved, (call) => insertUnresolved.run(generation, call.from, call.text, call.line, call.reason));
+  insertGraphRows(database, generation, graph, details.files, (rows, write) => chunked(database, rows, write));
   writeOrganized(database, generation, organized);
   const insertTerms = database.prepare('INSERT INTO search_terms VALUES (?, ?, ?)');
   chunked(database, [...searchTerms], ([unit, terms]) => insertTerms.run(generation, unit, terms));
@@ -104,17 +85,135 @@ export function writeGeneration(
   return generation;
 }
 
-function writeOrganized(database: HandbookDatabase, generation: number, organized: OrganizedHandbook): void {
-  const insertStage = database.prepare('INSERT INTO stages VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
-  const insertMember = database.prepare('INSERT INTO stage_members VALUES (?, ?, ?, ?, ?)');
+export interface GenerationUpdate {
+  /** Files whose rows (the file, its units, their edges and unresolved calls) are replaced: all others are unchanged. */
+  replaceFiles: ReadonlySet<string>;
+  /** Units whose search terms are replaced: added, changed or removed. */
+  replaceTerms: ReadonlySet<string>;
+}
+
+const HERITAGE_EDGE_KINDS = "('extends', 'implements')";
+
+/**
+ * Brings the current generation up to date in place, in one transaction: the rows of the named
+ * files, all heritage edges, slots, stages and the overview are replaced; readers see the old
+ * content or the new, never a mix. What a sync writes after a small change: a new generation
+ * would copy every row for the sake of a few.
+ */
+export function updateGeneration(
+  database: HandbookDatabase,
+  generation: number,
+  graph: ProgramGraphData,
+  organized: OrganizedHandbook,
+  searchTerms: ReadonlyMap<string, string>,
+  update: GenerationUpdate,
+  details: { commit: string | null; createdAt: string; settings: unknown; files: ReadonlyMap<string, FileDetails>; summary: (generation: number) => unknown },
+): number {
+  const fileOfUnit = new Map(graph.units.map((unit) => [unit.id, unit.file]));
+  const replaced = (unitId: string): boolean => update.replaceFiles.has(fileOfUnit.get(unitId) ?? '');
+  const statement = {
+    deleteEdges: database.prepare('DELETE FROM edges WHERE generation = ? AND source IN (SELECT id FROM units WHERE generation = ? AND file = ?)'),
+    deleteUnresolved: database.prepare('DELETE FROM unresolved WHERE generation = ? AND source IN (SELECT id FROM units WHERE generation = ? AND file = ?)'),
+    deleteUnits: database.prepare('DELETE FROM units WHERE generation = ? AND file = ?'),
+    deleteFile: database.prepare('DELETE FROM files WHERE generation = ? AND path = ?'),
+    deleteTerms: database.prepare('DELETE FROM search_terms WHERE generation = ? AND unit = ?'),
+    insertTerms: database.prepare('INSERT INTO search_terms VALUES (?, ?, ?)'),
+  };
   database.transaction(() => {
-    for (const stage of organized.stages) {
-      insertStage.run(generation, stage.id, stage.name, stage.description, stage.summary, stage.position, JSON.stringify(stage.entryPoints), JSON.stringify(stage.exits));
+    for (const file of update.replaceFiles) {
+      statement.deleteEdges.run(generation, generation, file);
+      statement.deleteUnresolved.run(generation, generation, file);
+      statement.deleteUnits.run(generation, file);
+      statement.deleteFile.run(generation, file);
     }
-    database.prepare('INSERT INTO handbooks VALUES (?, ?, ?, ?)').run(generation, JSON.stringify(organized.stager), JSON.stringify(organized.overview), JSON.stringify(organized.unassigned));
+    database.prepare(`DELETE FROM edges WHERE generation = ? AND kind IN ${HERITAGE_EDGE_KINDS}`).run(generation);
+    for (const table of ['slots', 'stages', 'handbooks']) database.prepare(`DELETE FROM ${table} WHERE generation = ?`).run(generation);
+    insertGraphRows(database, generation, {
+      files: graph.files.filter((file) => update.replaceFiles.has(file.path)),
+      units: graph.units.filter((unit) => update.replaceFiles.has(unit.file)),
+      edges: graph.edges.filter((edge) => edge.kind === 'extends' || edge.kind === 'implements' || replaced(edge.from)),
+      slots: graph.slots,
+      unresolved: graph.unresolved.filter((call) => replaced(call.from)),
+    }, details.files, (rows, write) => { for (const row of rows) write(row); });
+    writeStageRows(database, generation, organized);
+    updateMemberRows(database, generation, organized);
+    for (const unit of update.replaceTerms) {
+      statement.deleteTerms.run(generation, unit);
+      const terms = searchTerms.get(unit);
+      if (terms !== undefined) statement.insertTerms.run(generation, unit, terms);
+    }
+    database
+      .prepare('UPDATE generations SET created_at = ?, commit_sha = ?, settings = ?, summary = ? WHERE id = ?')
+      .run(details.createdAt, details.commit, JSON.stringify(details.settings), JSON.stringify(details.summary(generation)), generation);
   })();
+  return generation;
+}
+
+type RowWriter = <T>(rows: readonly T[], write: (row: T) => void) => void;
+
+function insertGraphRows(database: HandbookDatabase, generation: number, graph: ProgramGraphData, fileDetails: ReadonlyMap<string, FileDetails>, each: RowWriter): void {
+  const insertFile = database.prepare(
+    'INSERT INTO files (generation, path, size, hash, lines, test, parse_errors, external_imports, declarations, call_sites, resolved_calls) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  );
+  each(graph.files, (file) => {
+    const details = fileDetails.get(file.path);
+    insertFile.run(generation, file.path, file.size, file.hash, file.lines, file.test ? 1 : 0, file.parseErrors, JSON.stringify(file.externalImports),
+      JSON.stringify(details?.declarations ?? {}), details?.callSites ?? 0, details?.resolvedCalls ?? 0);
+  });
+  const insertUnit = database.prepare('INSERT INTO units (generation, id, kind, file, symbol, start_line, end_line, signature, doc, exported, hash, parent, literals, words) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  each(graph.units, (unit) =>
+    insertUnit.run(generation, unit.id, unit.kind, unit.file, unit.symbol, unit.startLine, unit.endLine, unit.signature,
+      unit.doc, unit.exported ? 1 : 0, unit.hash, unit.parent ?? null, unit.literals, unit.words));
+  const insertEdge = database.prepare('INSERT INTO edges VALUES (?, ?, ?, ?, ?, ?)');
+  each(graph.edges, (edge) => insertEdge.run(generation, edge.kind, edge.from, edge.to, JSON.stringify(edge.lines), edge.via ?? null));
+  const insertSlot = database.prepare('INSERT INTO slots VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+  each(graph.slots, (slot) => insertSlot.run(generation, slot.id, slot.kind, slot.file, slot.owner, slot.name, slot.line, slot.type));
+  const insertUnresolved = database.prepare('INSERT INTO unresolved VALUES (?, ?, ?, ?, ?)');
+  each(graph.unresolved, (call) => insertUnresolved.run(generation, call.from, call.text, call.line, call.reason));
+}
+
+function writeOrganized(database: HandbookDatabase, generation: number, organized: OrganizedHandbook): void {
+  database.transaction(() => writeStageRows(database, generation, organized))();
+  writeMemberRows(database, generation, organized, (rows, write) => chunked(database, rows, write));
+}
+
+function writeStageRows(database: HandbookDatabase, generation: number, organized: OrganizedHandbook): void {
+  const insertStage = database.prepare('INSERT INTO stages VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+  for (const stage of organized.stages) {
+    insertStage.run(generation, stage.id, stage.name, stage.description, stage.summary, stage.position, JSON.stringify(stage.entryPoints), JSON.stringify(stage.exits));
+  }
+  database.prepare('INSERT INTO handbooks VALUES (?, ?, ?, ?)').run(generation, JSON.stringify(organized.stager), JSON.stringify(organized.overview), JSON.stringify(organized.unassigned));
+}
+
+/** Stage members change little between syncs; rewriting only the rows that differ is most of a sync's write saved. */
+function updateMemberRows(database: HandbookDatabase, generation: number, organized: OrganizedHandbook): void {
+  const stored = new Map<string, string>();
+  for (const row of database.prepare('SELECT stage, unit, score, is_primary FROM stage_members WHERE generation = ?').all(generation) as Array<{ stage: string; unit: string; score: number; is_primary: number }>) {
+    stored.set(`${row.stage}\u0000${row.unit}`, `${row.score}\u0000${row.is_primary}`);
+  }
+  const remove = database.prepare('DELETE FROM stage_members WHERE generation = ? AND stage = ? AND unit = ?');
+  const insert = database.prepare('INSERT INTO stage_members VALUES (?, ?, ?, ?, ?)');
+  for (const stage of organized.stages) {
+    for (const member of stage.members) {
+      const key = `${stage.id}\u0000${member.unit}`;
+      const value = `${member.score}\u0000${member.primary ? 1 : 0}`;
+      const previous = stored.get(key);
+      stored.delete(key);
+      if (previous === value) continue;
+      if (previous !== undefined) remove.run(generation, stage.id, member.unit);
+      insert.run(generation, stage.id, member.unit, member.score, member.primary ? 1 : 0);
+    }
+  }
+  for (const key of stored.keys()) {
+    const [stage, unit] = key.split('\u0000');
+    remove.run(generation, stage, unit);
+  }
+}
+
+function writeMemberRows(database: HandbookDatabase, generation: number, organized: OrganizedHandbook, each: RowWriter): void {
+  const insertMember = database.prepare('INSERT INTO stage_members VALUES (?, ?, ?, ?, ?)');
   const members = organized.stages.flatMap((stage) => stage.members.map((member) => ({ stage: stage.id, ...member })));
-  chunked(database, members, (member) => insertMember.run(generation, member.stage, member.unit, member.score, member.primary ? 1 : 0));
+  each(members, (member) => insertMember.run(generation, member.stage, member.unit, member.score, member.primary ? 1 : 0));
 }
 
 /** Reads the stages, overview and unassigned list of a generation. */

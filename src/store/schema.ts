@@ -71,6 +71,7 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE files ADD COLUMN call_sites INTEGER NOT NULL DEFAULT 0;
   ALTER TABLE files ADD COLUMN resolved_calls INTEGER NOT NULL DEFAULT 0;
   ALTER TABLE generations ADD COLUMN settings TEXT;
+  CREATE INDEX units_by_file ON units (generation, file);
   `,
 ];
 
