@@ -15,6 +15,26 @@ export function changedNames(before: DeclarationDigest | undefined, after: Decla
   return names;
 }
 
+/**
+ * Names whose declarations went, unchanged, from removed files to added ones (a file renamed or
+ * split). Only files with edges into the removed file, or importing the added one by its stem,
+ * can resolve them differently, and other rules cover both; a name changed anywhere else stays.
+ */
+export function movedNames(removed: readonly DeclarationDigest[], added: readonly DeclarationDigest[]): Set<string> {
+  const hashesOf = (digests: readonly DeclarationDigest[]): Map<string, string[]> => {
+    const hashes = new Map<string, string[]>();
+    for (const digest of digests) for (const [name, hash] of Object.entries(digest)) hashes.set(name, [...(hashes.get(name) ?? []), hash]);
+    return hashes;
+  };
+  const before = hashesOf(removed);
+  const after = hashesOf(added);
+  const moved = new Set<string>();
+  for (const [name, hashes] of before) {
+    if (hashes.join('\u0000') === after.get(name)?.join('\u0000')) moved.add(name);
+  }
+  return moved;
+}
+
 /** What an import of a file is spelled with: `tools/shell.ts` → `shell`; `tools/index.ts` → `tools`. */
 export function importStem(path: string): string {
   const parts = path.split('/');

@@ -4,7 +4,7 @@ import type { Edge, ProgramGraphData, Slot, SourceFileRecord, Unit, UnresolvedCa
 import { canonicalize, compareText } from '../graph/order.js';
 import { shortHash } from '../graph/content-hash.js';
 import { HandbookError } from '../errors.js';
-import { changedNames, filesAffectedBy, importStem, isChangedDeclaration, mentionsAny } from './affected-files.js';
+import { changedNames, filesAffectedBy, importStem, isChangedDeclaration, mentionsAny, movedNames } from './affected-files.js';
 import { addFileUnit, collectUnits, createUnitIndex, type UnitIndex } from './collect-units.js';
 import { type CompilerSetup, createCompilerSetup } from './compiler-setup.js';
 import { createProgram, type ModuleResolver, toCompilerPath } from './create-program.js';
@@ -286,7 +286,11 @@ export class AnalysisSession {
       for (const path of next.keys()) toResolve.add(path);
     } else if (changed.size > 0) {
       const names = new Set<string>();
-      for (const path of changed) for (const name of changedNames(previous.get(path)?.digest, next.get(path)?.digest)) names.add(name);
+      const moved = movedNames(removedBefore.map((path) => previous.get(path)!.digest), added.map((path) => next.get(path)!.digest));
+      for (const path of [...added, ...removedBefore]) {
+        for (const name of changedNames(previous.get(path)?.digest, next.get(path)?.digest)) if (!moved.has(name)) names.add(name);
+      }
+      for (const path of modified) for (const name of changedNames(previous.get(path)?.digest, next.get(path)?.digest)) names.add(name);
       const stems = new Set(added.map(importStem));
       for (const path of changed) if (next.has(path)) toResolve.add(path);
       const textsByPath = new Map([...next].map(([path, file]) => [path, file.text]));

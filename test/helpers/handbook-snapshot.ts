@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { expect } from 'vitest';
-import { buildHandbook, openHandbook } from '../../src/index.js';
+import { buildHandbook, type BuildOptions, openHandbook } from '../../src/index.js';
 import { scratchDirectory } from './paths.js';
 
 /** What the sync invariant compares: the graph, the stages with their members and summaries, the register, the overview. */
@@ -10,9 +10,9 @@ export function handbookContent(repo: string, database: string): { graph: unknow
 }
 
 /** Builds the same tree cold into a scratch database and checks the synced handbook holds exactly the same. */
-export async function expectSameAsColdBuild(repo: string, syncedDatabase: string, step: string): Promise<void> {
+export async function expectSameAsColdBuild(repo: string, syncedDatabase: string, step: string, options: Omit<BuildOptions, 'database'> = {}): Promise<void> {
   const coldDatabase = path.join(scratchDirectory('handbook-cold-'), 'handbook.db');
-  await buildHandbook(repo, { database: coldDatabase });
+  await buildHandbook(repo, { ...options, database: coldDatabase });
   const synced = handbookContent(repo, syncedDatabase);
   const cold = handbookContent(repo, coldDatabase);
   for (const part of ['graph', 'organized', 'register'] as const) {
