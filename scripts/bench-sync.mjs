@@ -33,19 +33,23 @@ let started = performance.now();
 const build = await buildHandbook(repo, { database });
 const coldMs = performance.now() - started;
 
-/** A function's body gains a statement (a different one each round): the edit a developer makes most. */
+/** A function's body gains a statement before its closing brace (a different one each round): the edit a developer makes most. */
 function editor(file, unit) {
   const absolute = path.join(repo, file);
   const original = readFileSync(absolute, 'utf8');
-  const offset = original.split('\n').slice(0, unit.startLine - 1).join('\n').length;
-  const brace = original.indexOf('{', offset);
-  return { absolute, original, edited: (round) => `${original.slice(0, brace + 1)}\n    void ${round};${original.slice(brace + 1)}` };
+  const lines = original.split('\n');
+  const before = lines.slice(0, unit.endLine - 1).join('\n');
+  const after = lines.slice(unit.endLine - 1).join('\n');
+  return { absolute, original, edited: (round) => `${before}\n    void ${round};\n${after}` };
 }
 
 const handbook = openHandbook(repo, { database });
 const sources = handbook.graph.toData().files.filter((file) => !file.test).sort((a, b) => a.size - b.size || (a.path < b.path ? -1 : 1));
 const pick = (file) => {
-  const unit = handbook.graph.codeUnits().find((candidate) => candidate.file === file.path && (candidate.kind === 'function' || candidate.kind === 'method') && candidate.endLine > candidate.startLine);
+  const text = readFileSync(path.join(repo, file.path), 'utf8').split('\n');
+  // A block body whose last line is its closing brace, so the inserted statement lands inside it.
+  const unit = handbook.graph.codeUnits().find((candidate) => candidate.file === file.path && (candidate.kind === 'function' || candidate.kind === 'method') &&
+    candidate.endLine > candidate.startLine + 1 && /^\s*\};?$/.test(text[candidate.endLine - 1] ?? '') && /\)\s*(:[^=]*)?\{\s*$/.test(text[candidate.startLine - 1] ?? ''));
   return unit ? { file, unit } : undefined;
 };
 const medianFile = sources.slice(Math.floor(sources.length / 2)).map(pick).find(Boolean);

@@ -104,7 +104,8 @@ export async function storeAnalysis(input: StoreAnalysisInput): Promise<StoredAn
   }
   const stagerMs = Math.round(performance.now() - organizeStarted);
   input.onProgress?.({ phase: 'write', done: 0, total: 1 });
-  const searchTerms = new Map(codeUnits.map((unit) => [unit.id, cache.searchTermsOf(unit)]));
+  // An update rewrites only the terms of units that changed; a new process need not tokenize the rest.
+  const searchTerms = new Map(codeUnits.filter((unit) => !input.update || input.update.replaceTerms.has(unit.id)).map((unit) => [unit.id, cache.searchTermsOf(unit)]));
   const files = new Map<string, FileDetails>(
     [...session.fileAnalyses()].map(([path, file]) => [path, { declarations: file.digest, callSites: file.resolution.callSites, resolvedCalls: file.resolution.resolvedCalls }]),
   );
