@@ -1,3 +1,4 @@
+import { compareText } from '../graph/order.js';
 import type { ProgramGraph } from '../graph/program-graph.js';
 import type { RegisterEntry, OrganizedHandbook, Stage, Stager } from './model.js';
 import { assignStagesOffline, type UnitAssignment } from './offline-stager.js';
@@ -20,9 +21,8 @@ export function organizeHandbook(
   stager: Stager,
   project: ProjectDescription,
 ): { handbook: OrganizedHandbook; register: RegisterEntry[] } {
-  const membersOf = new Map<string, string[]>(skeleton.map((stage) => [stage.id, []]));
+  const membersOf = new Map<string, Array<{ unit: string; score: number }>>(skeleton.map((stage) => [stage.id, []]));
   const primaryStageOf = new Map<string, string>();
-  const scoreOf = new Map<string, number>();
   const unassigned: string[] = [];
   for (const assignment of assignments) {
     if (assignment.stages.length === 0) {
@@ -30,8 +30,7 @@ export function organizeHandbook(
       continue;
     }
     assignment.stages.forEach(({ stage, score }, position) => {
-      membersOf.get(stage)?.push(assignment.unit);
-      scoreOf.set(`${stage}\u0000${assignment.unit}`, score);
+      membersOf.get(stage)?.push({ unit: assignment.unit, score });
       if (position === 0) primaryStageOf.set(assignment.unit, stage);
     });
   }
@@ -45,7 +44,9 @@ export function organizeHandbook(
   const crossing = crossStageUnits(graph, primaryStageOf);
   const stages: Stage[] = order.map((id) => {
     const definition = skeleton.find((stage) => stage.id === id)!;
-    const members = (membersOf.get(id) ?? []).sort().map((unit) => ({ unit, score: scoreOf.get(`${id}\u0000${unit}`) ?? 0, primary: primaryStageOf.get(unit) === id }));
+    const members = (membersOf.get(id) ?? [])
+      .sort((a, b) => compareText(a.unit, b.unit))
+      .map(({ unit, score }) => ({ unit, score, primary: primaryStageOf.get(unit) === id }));
     const memberSet = new Set(members.filter((member) => member.primary).map((member) => member.unit));
     const stage: Stage = {
       id,
