@@ -32,3 +32,14 @@ export { askHandbook, type AskOptions, type AskResult, type AskLocation, MAX_REQ
 export { handbookStatus, type StatusReport } from './api/handbook-status.js';
 export { syncHandbook, LiveHandbook, type SyncOptions, type SyncSummary } from './api/live-handbook.js';
 export { shortName } from './graph/unit-name.js';
+export {
+  watchHandbook,
+  DEFAULT_DEBOUNCE_MS,
+  type WatchOptions,
+  type WatchHandle,
+  type WatchEvent,
+  type WatchReadyEvent,
+  type WatchSyncEvent,
+  type WatchErrorEvent,
+  type WatchClosedEvent,
+} from './watch/watch-handbook.js';

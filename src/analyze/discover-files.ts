@@ -133,7 +133,14 @@ export function discoverFiles(root: string, options: DiscoveryOptions = {}): Dis
           if (hasSourceExtension(entry.name)) count(result.skippedFiles, 'symlink-outside');
           continue;
         }
-        const targetStats = statSync(target);
+        let targetStats;
+        try {
+          targetStats = statSync(target);
+        } catch {
+          // The target was deleted after realpath found it: a tree changing while it is walked (watch).
+          count(hasSourceExtension(entry.name) ? result.skippedFiles : result.skippedDirectories, 'unreadable');
+          continue;
+        }
         isDirectory = targetStats.isDirectory();
         isFile = targetStats.isFile();
       }
@@ -186,7 +193,7 @@ export function discoverFiles(root: string, options: DiscoveryOptions = {}): Dis
     for (const folder of [...new Set(options.include.map((entry) => entry.replace(/^\.\/|\/+$/g, '')))].sort()) {
       const absolute = path.resolve(root, folder);
       if (absolute !== realRoot && !absolute.startsWith(realRoot + path.sep)) continue;
-      if (existsSync(absolute) && statSync(absolute).isDirectory()) walk(absolute, path.relative(root, absolute).split(path.sep).join('/'));
+      if (existsSync(absolute) && statSync(absolute, { throwIfNoEntry: false })?.isDirectory()) walk(absolute, path.relative(root, absolute).split(path.sep).join('/'));
     }
   }
   return result;

@@ -1,5 +1,5 @@
 import { shortName } from '../index.js';
-import type { AskResult, StatusReport, SyncSummary, BuildSummary, Neighbour, OrganizedHandbook, ProgramGraph, RegisterEntry, Slot, Stage, StateAccess, Unit } from '../index.js';
+import type { AskResult, StatusReport, SyncSummary, BuildSummary, WatchEvent, Neighbour, OrganizedHandbook, ProgramGraph, RegisterEntry, Slot, Stage, StateAccess, Unit } from '../index.js';
 
 function counts(record: Partial<Record<string, number>>): string {
   const parts = Object.entries(record)
@@ -184,4 +184,31 @@ export function formatSync(summary: SyncSummary): string {
   lines.push(`  resolved   ${summary.resolvedFiles} files again (the changed ones and those whose edges could depend on them)`);
   lines.push(`  entries    ${summary.entries.added} added, ${summary.entries.changed} changed, ${summary.entries.removed} removed; ${summary.restaged} moved to another stage`);
   return lines.join('\n');
+}
+
+/** One line per watch event, stamped with the local time: `06:12:01 synced 3 files: 2 entries added, …`. */
+export function formatWatchEvent(event: WatchEvent): string {
+  const clock = new Date(event.time).toTimeString().slice(0, 8);
+  const files = (count: number): string => `${count} ${count === 1 ? 'file' : 'files'}`;
+  switch (event.type) {
+    case 'ready':
+      return `${clock} watching ${event.root} (database ${event.database}); Ctrl-C to stop`;
+    case 'error':
+      return `${clock} error: ${event.message}`;
+    case 'closed':
+      return `${clock} stopped watching`;
+    case 'sync': {
+      const { entries } = event;
+      const changed = event.added.length + event.modified.length + event.removed.length;
+      const head = event.upToDate
+        ? 'up to date'
+        : `synced ${files(changed)}: ${entries.added} entries added, ${entries.changed} changed, ${entries.removed} removed, ${event.restaged} restaged`;
+      const notes = [
+        ...(event.fullRebuild ? [`full rebuild: ${event.fullRebuild}`] : []),
+        ...(event.unreadable > 0 ? [`${files(event.unreadable)} unreadable`] : []),
+        ...(event.syntaxErrors > 0 ? [`${files(event.syntaxErrors)} with syntax errors`] : []),
+      ];
+      return `${clock} ${[head, ...notes].join('; ')} (${event.durationMs} ms)`;
+    }
+  }
 }

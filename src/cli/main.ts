@@ -2,9 +2,9 @@
 import { writeFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { z } from 'zod';
-import { askHandbook, buildHandbook, handbookStatus, HandbookError, openHandbook, renderHandbook, syncHandbook } from '../index.js';
+import { askHandbook, buildHandbook, DEFAULT_DEBOUNCE_MS, handbookStatus, HandbookError, openHandbook, renderHandbook, syncHandbook, watchHandbook } from '../index.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
-import { formatAsk, formatStatus, formatSync, formatNeighbours, formatOverview, formatRegister, formatSlot, formatStage, formatSummary, formatUnit } from './format.js';
+import { formatAsk, formatStatus, formatSync, formatNeighbours, formatOverview, formatRegister, formatSlot, formatStage, formatSummary, formatUnit, formatWatchEvent } from './format.js';
 import { createProgressReporter } from './progress.js';
 
 const VERSION = '0.1.0';
@@ -28,6 +28,7 @@ const buildOptionsSchema = z.object({
 });
 
 const syncOptionsSchema = z.object({ db: z.string().min(1).optional(), progress: z.boolean().optional(), json: z.boolean().optional() }).strict();
+const watchOptionsSchema = z.object({ db: z.string().min(1).optional(), debounce: z.coerce.number().int().nonnegative().optional(), json: z.boolean().optional() }).strict();
 const readOptionsSchema = z.object({
   repo: z.string().min(1).default('.'),
   db: z.string().min(1).optional(),
@@ -114,6 +115,37 @@ export function createProgram(): Command {
       } finally {
         reporter.stop();
       }
+    });
+
+  program
+    .command('watch')
+    .description('keep the handbook in sync while files change: one sync per burst of changes, a line per sync, until Ctrl-C')
+    .argument('[repo]', 'repository folder', '.')
+    .option('--db <path>', 'database file (default: <repo>/.handbook/handbook.db)')
+    .option('--debounce <ms>', `quiet time after the last change before a sync (default ${DEFAULT_DEBOUNCE_MS})`)
+    .option('--json', 'print each event as one line of JSON (NDJSON) on stdout')
+    .action(async (repo: string, raw: unknown) => {
+      const options = parseOptions(watchOptionsSchema, raw);
+      const watching = await watchHandbook(repo, {
+        ...(options.db ? { database: options.db } : {}),
+        ...(options.debounce === undefined ? {} : { debounceMs: options.debounce }),
+        onEvent: (event) => {
+          if (options.json) print(JSON.stringify(event));
+          else if (event.type === 'error') process.stderr.write(`${formatWatchEvent(event)}\n`);
+          else print(formatWatchEvent(event));
+        },
+      });
+      await new Promise<void>((resolve, reject) => {
+        const stop = (): void => {
+          // A second signal gets Node's default and ends the process at once: what a sync writes takes
+          // effect in one transaction, so even that leaves the previous handbook intact.
+          process.off('SIGINT', stop);
+          process.off('SIGTERM', stop);
+          watching.close().then(resolve, reject);
+        };
+        process.on('SIGINT', stop);
+        process.on('SIGTERM', stop);
+      });
     });
 
   readOptions(program.command('overview').description('what the harness is, its stages in order, entry points and the state that couples stages'))

@@ -1,0 +1,147 @@
+import { watch } from 'chokidar';
+import { LiveHandbook, type SyncSummary } from '../api/live-handbook.js';
+import { type ErrorCode, HandbookError } from '../errors.js';
+import { DebouncedRunner } from './debounced-runner.js';
+import { ignoredUnder, isWatchedFile } from './watched-paths.js';
+
+export const DEFAULT_DEBOUNCE_MS = 200;
+
+export interface WatchOptions {
+  database?: string;
+  /** Quiet time after the last file event before a sync starts. */
+  debounceMs?: number;
+  /** Called for every event, in order; it must not throw. */
+  onEvent: (event: WatchEvent) => void;
+}
+
+export interface WatchHandle {
+  /** Resolves once no change is waiting to be synced and no sync is running. */
+  settled(): Promise<void>;
+  /** Stops watching, waits for a sync in progress to be stored, and closes the database. */
+  close(): Promise<void>;
+}
+
+interface EventTime {
+  /** When the event happened, ISO 8601. */
+  time: string;
+}
+
+/** Watching has begun; the catch-up sync for changes made while nothing watched follows. */
+export interface WatchReadyEvent extends EventTime {
+  type: 'ready';
+  root: string;
+  database: string;
+}
+
+export interface WatchSyncEvent extends EventTime {
+  type: 'sync';
+  /** File events this sync covers; 0 for the catch-up sync when watching begins. */
+  events: number;
+  /** Nothing had changed; nothing was written. */
+  upToDate: boolean;
+  added: string[];
+  modified: string[];
+  removed: string[];
+  resolvedFiles: number;
+  entries: SyncSummary['entries'];
+  restaged: number;
+  fullRebuild?: string;
+  /** Source files left out because they could not be read (permissions, or gone mid-read). */
+  unreadable: number;
+  /** Files analyzed partially because of syntax errors (at most the first 50). */
+  syntaxErrors: number;
+  generation: number;
+  durationMs: number;
+}
+
+/** A sync or the watcher failed; watching goes on, and the next change syncs again. */
+export interface WatchErrorEvent extends EventTime {
+  type: 'error';
+  message: string;
+  code?: ErrorCode;
+}
+
+export interface WatchClosedEvent extends EventTime {
+  type: 'closed';
+}
+
+export type WatchEvent = WatchReadyEvent | WatchSyncEvent | WatchErrorEvent | WatchClosedEvent;
+
+type Untimed<T> = T extends EventTime ? Omit<T, 'time'> : never;
+
+/**
+ * `handbook watch`: keeps a built handbook in sync with its repository. File events are batched
+ * until `debounceMs` of quiet and each batch is one sync, which rereads the tree, so whatever a
+ * burst did, the store ends as a cold build of the final tree. Syncs never overlap, and what each
+ * writes takes effect in one transaction; closing mid-sync waits for it, so no write is torn.
+ */
+export async function watchHandbook(root: string, options: WatchOptions): Promise<WatchHandle> {
+  const emit = (event: Untimed<WatchEvent>): void => options.onEvent({ ...event, time: new Date().toISOString() } as WatchEvent);
+  let live: LiveHandbook | undefined = await LiveHandbook.open(root, options.database ? { database: options.database } : {});
+  const { root: absoluteRoot, databasePath } = live;
+
+  const runner = new DebouncedRunner(options.debounceMs ?? DEFAULT_DEBOUNCE_MS, async (events) => {
+    let summary: SyncSummary;
+    try {
+      live ??= await LiveHandbook.open(absoluteRoot, { database: databasePath });
+      summary = await live.sync();
+    } catch (error) {
+      // A sync that failed part way can leave the warm analysis ahead of the stored generation;
+      // the next one starts over from the store so it cannot miss what this one did not write.
+      live?.close();
+      live = undefined;
+      emit({ type: 'error', ...describeError(error) });
+      return;
+    }
+    emit(syncEvent(summary, events));
+  });
+
+  const watcher = watch(absoluteRoot, { ignoreInitial: true, ignored: ignoredUnder(absoluteRoot), ignorePermissionErrors: true });
+  watcher.on('all', (event, file) => {
+    // `ignored` lets through paths chokidar had no stats for; only watched files count.
+    if ((event === 'add' || event === 'change' || event === 'unlink') && isWatchedFile(file)) runner.notify();
+  });
+  watcher.on('error', (error) => emit({ type: 'error', ...describeError(error) }));
+  await new Promise<void>((resolve) => watcher.once('ready', resolve));
+
+  emit({ type: 'ready', root: absoluteRoot, database: databasePath });
+  runner.runNow();
+
+  let closing: Promise<void> | undefined;
+  return {
+    settled: () => runner.idle(),
+    close: () =>
+      (closing ??= (async () => {
+        await watcher.close();
+        await runner.stop();
+        live?.close();
+        live = undefined;
+        emit({ type: 'closed' });
+      })()),
+  };
+}
+
+function syncEvent(summary: SyncSummary, events: number): Untimed<WatchSyncEvent> {
+  return {
+    type: 'sync',
+    events,
+    upToDate: summary.upToDate,
+    added: summary.added,
+    modified: summary.modified,
+    removed: summary.removed,
+    resolvedFiles: summary.resolvedFiles,
+    entries: summary.entries,
+    restaged: summary.restaged,
+    ...(summary.fullRebuild === undefined ? {} : { fullRebuild: summary.fullRebuild }),
+    unreadable: summary.build.skipped.unreadable ?? 0,
+    syntaxErrors: summary.build.parseWarnings.length,
+    generation: summary.generation,
+    durationMs: summary.durationMs,
+  };
+}
+
+function describeError(error: unknown): { message: string; code?: ErrorCode } {
+  if (HandbookError.isInstance(error)) return { message: error.hint ? `${error.message} (${error.hint})` : error.message, code: error.code };
+  const message = error instanceof Error ? error.message : String(error);
+  return { message: message.split('\n')[0]! };
+}
