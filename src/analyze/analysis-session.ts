@@ -79,6 +79,8 @@ interface LiveFile {
   record: SourceFileRecord;
   size: number;
   mtimeMs: number;
+  /** When the text was read: a file modified shortly before is read again next time. */
+  readAt: number;
   index: UnitIndex;
   digest: DeclarationDigest;
   inferred: ReadonlySet<string>;
@@ -87,6 +89,8 @@ interface LiveFile {
 }
 
 const MAX_WARNINGS = 50;
+/** Coarser than any file system's timestamp granularity this is likely to meet. */
+const RACY_WINDOW_MS = 2_000;
 
 const EMPTY_RESOLUTION: FileResolution = { edges: [], unresolved: [], slots: [], externalImports: [], callSites: 0, resolvedCalls: 0 };
 
@@ -184,7 +188,7 @@ export class AnalysisSession {
 
     const added: string[] = [];
     const modified: string[] = [];
-    const current = new Map<string, LiveFile | { path: string; absolute: string; text: string; bytes: Buffer; size: number; mtimeMs: number }>();
+    const current = new Map<string, LiveFile | { path: string; absolute: string; text: string; bytes: Buffer; size: number; mtimeMs: number; readAt: number }>();
     for (const found of discovery.files) {
       const live = this.files.get(found.path);
       let stat: { size: number; mtimeMs: number };
@@ -194,11 +198,14 @@ export class AnalysisSession {
         discovery.skippedFiles.unreadable = (discovery.skippedFiles.unreadable ?? 0) + 1;
         continue;
       }
-      if (live && live.size === stat.size && live.mtimeMs === stat.mtimeMs) {
+      // Same size and mtime means unchanged, unless the file was written so close to our read
+      // that a second write could share its timestamp (git calls such entries racily clean).
+      if (live && live.size === stat.size && live.mtimeMs === stat.mtimeMs && live.mtimeMs < live.readAt - RACY_WINDOW_MS) {
         current.set(found.path, live);
         continue;
       }
       let bytes: Buffer;
+      const readAt = Date.now();
       try {
         bytes = readFileSync(found.absolutePath);
       } catch {
@@ -209,10 +216,11 @@ export class AnalysisSession {
       if (live && live.text === text) {
         live.size = stat.size;
         live.mtimeMs = stat.mtimeMs;
+        live.readAt = readAt;
         current.set(found.path, live);
         continue;
       }
-      current.set(found.path, { path: found.path, absolute: toCompilerPath(found.absolutePath), text, bytes, size: stat.size, mtimeMs: stat.mtimeMs });
+      current.set(found.path, { path: found.path, absolute: toCompilerPath(found.absolutePath), text, bytes, size: stat.size, mtimeMs: stat.mtimeMs, readAt });
     }
     this.discovery = discovery;
 
@@ -313,7 +321,7 @@ export class AnalysisSession {
     return change;
   }
 
-  private indexFile(path: string, file: { absolute: string; text: string; bytes: Buffer; size: number; mtimeMs: number }, program: ts.Program): LiveFile {
+  private indexFile(path: string, file: { absolute: string; text: string; bytes: Buffer; size: number; mtimeMs: number; readAt: number }, program: ts.Program): LiveFile {
     const record: SourceFileRecord = {
       path,
       size: file.bytes.length,
@@ -324,7 +332,7 @@ export class AnalysisSession {
       externalImports: [],
     };
     const index = createUnitIndex();
-    const live: LiveFile = { path, absolute: file.absolute, text: file.text, record, size: file.size, mtimeMs: file.mtimeMs, index, digest: {}, inferred: new Set() };
+    const live: LiveFile = { path, absolute: file.absolute, text: file.text, record, size: file.size, mtimeMs: file.mtimeMs, readAt: file.readAt, index, digest: {}, inferred: new Set() };
     if (record.test) {
       // Tests matter to the handbook through what they import (which tests reach a change);
       // a scan of their imports costs a fraction of a parse.

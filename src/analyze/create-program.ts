@@ -71,7 +71,7 @@ export function createProgram(
     useCaseSensitiveFileNames: () => true,
     getNewLine: () => '\n',
     fileExists: (fileName) => texts.has(fileName) || libs.has(fileName) || existsSync(fileName),
-    readFile: (fileName) => texts.get(fileName) ?? libs.get(fileName) ?? (existsSync(fileName) ? readFileSync(fileName, 'utf8') : undefined),
+    readFile: (fileName) => texts.get(fileName) ?? libs.get(fileName) ?? readIfPresent(fileName),
     directoryExists: (directory) => existsSync(directory),
   };
   const resolveModule = reuse?.resolveModule ?? createModuleResolver(texts, options, host);
@@ -82,6 +82,15 @@ export function createProgram(
     });
   const program = ts.createProgram({ rootNames, options, host, ...(reuse?.oldProgram ? { oldProgram: reuse.oldProgram } : {}) });
   return { program, resolveModule };
+}
+
+/** A file outside the analyzed set (a package.json the resolver consults) may vanish between the check and the read. */
+function readIfPresent(fileName: string): string | undefined {
+  try {
+    return readFileSync(fileName, 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 export function scriptKindOf(fileName: string): ts.ScriptKind {

@@ -5,6 +5,7 @@ import { HandbookError } from '../errors.js';
 import type { ChatProvider } from '../llm/chat-types.js';
 import type { CreateProviderOptions } from '../llm/create-provider.js';
 import type { OrganizedHandbook } from '../organize/model.js';
+import { describeProject, type ProjectDescription } from '../organize/overview.js';
 import { currentGenerationOrThrow, readOrganized, readPriorAnalysis, setGenerationCommit } from '../store/generations.js';
 import { databasePathFor, type HandbookDatabase, openDatabase } from '../store/open-database.js';
 import { providerFor } from './build-handbook.js';
@@ -78,6 +79,8 @@ export class LiveHandbook {
   private readonly cache = new DerivedUnitCache();
   /** Each unit's primary stage in the stored generation, to count what a sync moved. */
   private stages = new Map<string, string>();
+  /** The project as the stored overview describes it. */
+  private project: ProjectDescription = { title: '', description: '' };
 
   private constructor(
     readonly root: string,
@@ -123,7 +126,9 @@ export class LiveHandbook {
       // A fresh start reads the stored generation back; a warm session already holds it.
       const prior = readPriorAnalysis(this.database, generation.id);
       before = unitHashes(prior);
-      this.stages = primaryStages(readOrganized(this.database, generation.id));
+      const organized = readOrganized(this.database, generation.id);
+      this.stages = primaryStages(organized);
+      this.project = { title: organized.overview.title, description: organized.overview.description };
       ({ session: this.session, change } = AnalysisSession.open(this.root, this.analyzeOptions(), { files: prior, compiler: this.settings.compiler }));
       this.refreshes = 0;
     } else {
@@ -133,7 +138,10 @@ export class LiveHandbook {
     }
     const commit = currentCommit(this.root);
     const base = { added: change.added, modified: change.modified, removed: change.removed, resolvedFiles: change.resolved };
-    if (change.added.length + change.modified.length + change.removed.length === 0 && change.fullReason === undefined) {
+    // The overview quotes package.json and the README, which are not source files: a change there alone is a change too.
+    const project = describeProject(this.root);
+    const projectChanged = project.title !== this.project.title || project.description !== this.project.description;
+    if (change.added.length + change.modified.length + change.removed.length === 0 && change.fullReason === undefined && !projectChanged) {
       if (commit !== generation.commit) setGenerationCommit(this.database, generation.id, commit);
       return {
         upToDate: true, ...base, entries: { added: 0, removed: 0, changed: 0 }, restaged: 0, generation: generation.id,
@@ -167,19 +175,27 @@ export class LiveHandbook {
       entries.removed += 1;
     }
     const replaceFiles = new Set([...change.added, ...change.modified, ...change.removed, ...change.resolvedPaths]);
-    const stored = await storeAnalysis({
-      database: this.database,
-      databasePath: this.databasePath,
-      session: this.session,
-      settings: this.settings,
-      commit,
-      ...(this.provider ? { provider: this.provider } : {}),
-      cache: this.cache,
-      started,
-      // A full analysis writes a new generation; a change updates the current one in place.
-      ...(fullRebuild === undefined ? { update: { generation: generation.id, replaceFiles, replaceTerms } } : {}),
-      ...(this.options.onProgress ? { onProgress: this.options.onProgress } : {}),
-    });
+    let stored: Awaited<ReturnType<typeof storeAnalysis>>;
+    try {
+      stored = await storeAnalysis({
+        database: this.database,
+        databasePath: this.databasePath,
+        session: this.session,
+        settings: this.settings,
+        commit,
+        ...(this.provider ? { provider: this.provider } : {}),
+        cache: this.cache,
+        started,
+        // A full analysis writes a new generation; a change updates the current one in place.
+        ...(fullRebuild === undefined ? { update: { generation: generation.id, replaceFiles, replaceTerms } } : {}),
+        ...(this.options.onProgress ? { onProgress: this.options.onProgress } : {}),
+      });
+    } catch (error) {
+      // The analysis is now ahead of the store; the next sync starts again from what the store holds.
+      this.session = undefined;
+      throw error;
+    }
+    this.project = { title: stored.handbook.overview.title, description: stored.handbook.overview.description };
     const stages = primaryStages(stored.handbook);
     let restaged = 0;
     for (const [unit, stage] of stages) if (this.stages.has(unit) && this.stages.get(unit) !== stage) restaged += 1;

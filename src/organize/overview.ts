@@ -33,7 +33,14 @@ export function describeProject(root: string): ProjectDescription {
 function readmeParagraph(root: string): string {
   const file = ['README.md', 'readme.md', 'Readme.md'].map((name) => path.join(root, name)).find((candidate) => existsSync(candidate));
   if (!file) return '';
-  const paragraphs = readFileSync(file, 'utf8').split(/\n\s*\n/);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    // An unreadable README leaves the overview without its paragraph; it is not a reason to fail a build.
+    return '';
+  }
+  const paragraphs = text.split(/\n\s*\n/);
   const prose = paragraphs.find((paragraph) => {
     const text = paragraph.trim();
     return text.length > 40 && !/^(#|!\[|\[!|<|```|\||-|\*)/.test(text);

@@ -125,6 +125,18 @@ describe('what sync must follow beyond the changed file', () => {
     await expectSameAsColdBuild(repo, database, 'add an implementation');
   });
 
+  it('a new project description (package.json, README) is a change: the overview quotes it', async () => {
+    const repo = copyOfFixture();
+    const database = path.join(scratchDirectory(), 'handbook.db');
+    await buildHandbook(repo, { database });
+    const manifest = JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(path.join(repo, 'package.json'), JSON.stringify({ ...manifest, description: 'A harness that now describes itself differently.' }));
+    const summary = await syncHandbook(repo, { database });
+    expect(summary.upToDate).toBe(false);
+    await expectSameAsColdBuild(repo, database, 'describe the project anew');
+    expect((await syncHandbook(repo, { database })).upToDate).toBe(true);
+  });
+
   it('rebuilds from scratch, and says so, when a change would drop most of the handbook', async () => {
     const repo = copyOfFixture();
     const database = path.join(scratchDirectory(), 'handbook.db');
