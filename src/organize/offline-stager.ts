@@ -25,14 +25,30 @@ export interface UnitAssignment {
   stages: Array<{ stage: string; score: number }>;
 }
 
-
-
 /**
  * A unit's weighted words, kept across runs by unit id and content hash: a re-sync re-reads only
  * the units that changed. Owned by whoever runs the stager repeatedly (watch); optional.
  */
 export class UnitTermCache {
   private readonly terms = new Map<string, { hash: string; terms: WeightedTerms }>();
+  private readonly vectors = new Map<string, { key: string; vector: Float64Array }>();
+  private context = '';
+
+  /** A unit's word scores depend on corpus word frequencies and on the stages: when either moves, every cached score goes. */
+  useContext(context: string): void {
+    if (context === this.context) return;
+    this.vectors.clear();
+    this.context = context;
+  }
+
+  /** The unit's own stage scores, computed again only when its key (content and file imports) changes. */
+  vectorOf(unit: Unit, key: string, compute: () => Float64Array): Float64Array {
+    const cached = this.vectors.get(unit.id);
+    if (cached?.key === key) return cached.vector;
+    const vector = compute();
+    this.vectors.set(unit.id, { key, vector });
+    return vector;
+  }
 
   termsOf(unit: Unit): WeightedTerms {
     const cached = this.terms.get(unit.id);
@@ -45,6 +61,7 @@ export class UnitTermCache {
   /** Forgets units no longer in the graph, so the cache never outgrows it. */
   retainOnly(ids: ReadonlySet<string>): void {
     for (const id of this.terms.keys()) if (!ids.has(id)) this.terms.delete(id);
+    for (const id of this.vectors.keys()) if (!ids.has(id)) this.vectors.delete(id);
   }
 }
 
@@ -91,20 +108,25 @@ export function assignStagesOffline(graph: ProgramGraph, skeleton: readonly Stag
   }
   const inverse = (term: string): number => Math.log(1 + units.length / (documentFrequency.get(term) ?? 1));
 
+  cache.useContext(JSON.stringify([units.length, [...documentFrequency].sort((a, b) => (a[0] < b[0] ? -1 : 1)), skeleton]));
   const importsByFile = externalImportsByFile(graph.toData().files);
   const scores = units.map((unit, position) => {
-    const vector = new Float64Array(stageCount);
-    for (const [term, fieldWeight] of unitTermList[position]!) {
-      const hints = hintsByTerm.get(term);
-      if (!hints) continue;
-      const idf = inverse(term);
-      for (const { stage, weight } of hints) vector[stage]! += fieldWeight * idf * weight;
-    }
     const imports = importsByFile.get(unit.file) ?? [];
-    skeleton.forEach((stage, index) => {
-      if (stage.packages?.some((pattern) => imports.some((imported) => packageMatches(imported, pattern)))) vector[index]! += WEIGHTS.packageImport;
+    const own = cache.vectorOf(unit, `${unit.hash}\u0000${imports.join(' ')}`, () => {
+      const vector = new Float64Array(stageCount);
+      for (const [term, fieldWeight] of unitTermList[position]!) {
+        const hints = hintsByTerm.get(term);
+        if (!hints) continue;
+        const idf = inverse(term);
+        for (const { stage, weight } of hints) vector[stage]! += fieldWeight * idf * weight;
+      }
+      skeleton.forEach((stage, index) => {
+        if (stage.packages?.some((pattern) => imports.some((imported) => packageMatches(imported, pattern)))) vector[index]! += WEIGHTS.packageImport;
+      });
+      return vector;
     });
-    return vector;
+    // The file prior adds to the vector in place; the cached one stays the unit's own.
+    return Float64Array.from(own);
   });
 
   addFilePrior(units, scores, stageCount);
