@@ -32,14 +32,29 @@ export function declarationDigest(index: UnitIndex, sourceFile: ts.SourceFile | 
     else parts.set(name, [part]);
   };
   const shapes = new Map<string, string>();
+  // A member is reached through its type's heritage too (dispatch): when the heading changes, so does every member.
+  const headings = new Map<string, string>();
+  const headingOfNode = new Map<ts.Node, string>();
   if (sourceFile) {
-    for (const { id, node } of index.typeDeclarations) shapes.set(id, typeShape(node, sourceFile));
+    for (const { id, node } of index.typeDeclarations) {
+      const heading = sourceFile.text.slice(node.getStart(sourceFile), node.members.pos);
+      shapes.set(id, typeShape(node, heading, sourceFile));
+      headings.set(id, heading);
+      headingOfNode.set(node, heading);
+    }
   }
   for (const unit of index.units.values()) {
     const name = declaredNameOf(unit.id);
-    if (name) add(name, shapes.get(unit.id) ?? unit.hash);
+    if (!name) continue;
+    const heading = unit.parent === undefined ? undefined : headings.get(unit.parent);
+    add(name, shapes.get(unit.id) ?? (heading === undefined ? unit.hash : `${unit.hash}\u0000${heading}`));
   }
-  if (sourceFile) for (const { name, node } of index.memberDeclarations) add(name, node.getText(sourceFile));
+  if (sourceFile) {
+    for (const { name, node } of index.memberDeclarations) {
+      const heading = node.parent ? headingOfNode.get(node.parent) : undefined;
+      add(name, heading === undefined ? node.getText(sourceFile) : `${node.getText(sourceFile)}\u0000${heading}`);
+    }
+  }
   const digest: DeclarationDigest = {};
   for (const name of [...parts.keys()].sort()) digest[name] = shortHash(parts.get(name)!.join('\u0000'));
   return digest;
@@ -50,8 +65,7 @@ export function declarationDigest(index: UnitIndex, sourceFile: ts.SourceFile | 
  * of their own): heading, type parameters, heritage, and the member names. A method body edit
  * then changes the method's name, not the class's, which every file using the class mentions.
  */
-function typeShape(node: ts.ClassLikeDeclaration | ts.InterfaceDeclaration, sourceFile: ts.SourceFile): string {
-  const heading = sourceFile.text.slice(node.getStart(sourceFile), node.members.pos);
+function typeShape(node: ts.ClassLikeDeclaration | ts.InterfaceDeclaration, heading: string, sourceFile: ts.SourceFile): string {
   const members = node.members.map((member) => (member.name && !ts.isComputedPropertyName(member.name) ? member.name.getText(sourceFile) : ts.SyntaxKind[member.kind]));
   return `${heading}\u0000${members.join('\u0001')}`;
 }

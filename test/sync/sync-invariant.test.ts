@@ -125,6 +125,29 @@ describe('what sync must follow beyond the changed file', () => {
     await expectSameAsColdBuild(repo, database, 'add an implementation');
   });
 
+  it('a class that gains or drops an interface changes dispatch in files that never name the class', async () => {
+    const repo = path.join(scratchDirectory(), 'heritage');
+    write(repo, {
+      'src/tool.ts': 'export interface Tool { execute(input: string): string }\n',
+      'src/runner.ts': "import type { Tool } from './tool';\nexport function runAll(tools: Tool[]): string[] { return tools.map((tool) => tool.execute('x')); }\n",
+      'src/echo.ts': "import type { Tool } from './tool';\nexport class Echo implements Tool { execute(input: string): string { return input; } }\n",
+      'src/plain.ts': 'export class Plain { execute(input: string): string { return input.trim(); } }\n',
+    });
+    const database = path.join(scratchDirectory(), 'handbook.db');
+    await buildHandbook(repo, { database });
+    const live = await LiveHandbook.open(repo, { database });
+    try {
+      write(repo, { 'src/echo.ts': 'export class Echo { execute(input: string): string { return input; } }\n' });
+      await live.sync();
+      await expectSameAsColdBuild(repo, database, 'drop implements');
+      write(repo, { 'src/plain.ts': "import type { Tool } from './tool';\nexport class Plain implements Tool { execute(input: string): string { return input.trim(); } }\n" });
+      await live.sync();
+      await expectSameAsColdBuild(repo, database, 'gain implements');
+    } finally {
+      live.close();
+    }
+  });
+
   it('a new project description (package.json, README) is a change: the overview quotes it', async () => {
     const repo = copyOfFixture();
     const database = path.join(scratchDirectory(), 'handbook.db');
