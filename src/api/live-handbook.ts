@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import type { AnalysisChange, AnalysisSession, AnalyzeOptions, FileAnalysis } from '../analyze/analysis-session.js';
 import { assertRepositoryRoot } from '../analyze/repository-root.js';
 import { HandbookError } from '../errors.js';
+import { unitContentKey } from '../graph/content-hash.js';
 import type { ChatProvider } from '../llm/chat-types.js';
 import type { CreateProviderOptions } from '../llm/create-provider.js';
 import type { OrganizedHandbook } from '../organize/model.js';
@@ -212,9 +213,10 @@ export class LiveHandbook {
   }
 }
 
+/** Each unit's content key: what tells a unit whose stored words and terms must be rewritten. */
 function unitHashes(files: ReadonlyMap<string, FileAnalysis>): Map<string, string> {
   const hashes = new Map<string, string>();
-  for (const file of files.values()) for (const unit of file.units) hashes.set(unit.id, unit.hash);
+  for (const file of files.values()) for (const unit of file.units) hashes.set(unit.id, unitContentKey(unit));
   return hashes;
 }
 

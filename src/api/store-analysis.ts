@@ -1,4 +1,5 @@
 import type { AnalysisProgress, AnalysisSession } from '../analyze/analysis-session.js';
+import { unitContentKey } from '../graph/content-hash.js';
 import type { ProgramGraphData } from '../graph/model.js';
 import { ProgramGraph } from '../graph/program-graph.js';
 import type { ChatProvider } from '../llm/chat-types.js';
@@ -22,13 +23,14 @@ export type BuildProgress = AnalysisProgress | { phase: 'organize' | 'write'; do
  */
 export class DerivedUnitCache {
   readonly stagerTerms = new UnitTermCache();
-  private readonly searchTerms = new Map<string, { hash: string; terms: string }>();
+  private readonly searchTerms = new Map<string, { key: string; terms: string }>();
 
   searchTermsOf(unit: Parameters<typeof searchTermsOf>[0]): string {
+    const key = unitContentKey(unit);
     const cached = this.searchTerms.get(unit.id);
-    if (cached?.hash === unit.hash) return cached.terms;
+    if (cached?.key === key) return cached.terms;
     const terms = JSON.stringify(searchTermsOf(unit));
-    this.searchTerms.set(unit.id, { hash: unit.hash, terms });
+    this.searchTerms.set(unit.id, { key, terms });
     return terms;
   }
 

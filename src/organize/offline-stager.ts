@@ -1,3 +1,4 @@
+import { unitContentKey } from '../graph/content-hash.js';
 import type { Unit } from '../graph/model.js';
 import type { ProgramGraph } from '../graph/program-graph.js';
 import { expandUnambiguous } from '../text/harness-thesaurus.js';
@@ -30,7 +31,7 @@ export interface UnitAssignment {
  * the units that changed. Owned by whoever runs the stager repeatedly (watch); optional.
  */
 export class UnitTermCache {
-  private readonly terms = new Map<string, { hash: string; terms: WeightedTerms }>();
+  private readonly terms = new Map<string, { key: string; terms: WeightedTerms }>();
   private readonly vectors = new Map<string, { key: string; vector: Float64Array }>();
   private context = '';
 
@@ -51,10 +52,11 @@ export class UnitTermCache {
   }
 
   termsOf(unit: Unit): WeightedTerms {
+    const key = unitContentKey(unit);
     const cached = this.terms.get(unit.id);
-    if (cached?.hash === unit.hash) return cached.terms;
+    if (cached?.key === key) return cached.terms;
     const terms = unitTerms(unit);
-    this.terms.set(unit.id, { hash: unit.hash, terms });
+    this.terms.set(unit.id, { key, terms });
     return terms;
   }
 
@@ -112,7 +114,7 @@ export function assignStagesOffline(graph: ProgramGraph, skeleton: readonly Stag
   const importsByFile = externalImportsByFile(graph.toData().files);
   const scores = units.map((unit, position) => {
     const imports = importsByFile.get(unit.file) ?? [];
-    const own = cache.vectorOf(unit, `${unit.hash}\u0000${imports.join(' ')}`, () => {
+    const own = cache.vectorOf(unit, `${unitContentKey(unit)}\u0000${imports.join(' ')}`, () => {
       const vector = new Float64Array(stageCount);
       for (const [term, fieldWeight] of unitTermList[position]!) {
         const hints = hintsByTerm.get(term);

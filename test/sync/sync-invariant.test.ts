@@ -148,6 +148,21 @@ describe('what sync must follow beyond the changed file', () => {
     }
   });
 
+  it('a unit whose doc comment changes without its text (the unit above it moved away) gets new search terms', async () => {
+    const repo = path.join(scratchDirectory(), 'doc');
+    write(repo, { 'src/fetch.ts': '/** Fetches a web page and returns its readable text. */\nexport function fetchPage(url: string): string { return url; }\nexport function stripTags(html: string): string { return html.replace(/<[^>]+>/g, ""); }\n' });
+    const database = path.join(scratchDirectory(), 'handbook.db');
+    await buildHandbook(repo, { database });
+    const live = await LiveHandbook.open(repo, { database });
+    try {
+      write(repo, { 'src/fetch.ts': '/** Fetches a web page and returns its readable text. */\nexport function stripTags(html: string): string { return html.replace(/<[^>]+>/g, ""); }\n' });
+      await live.sync();
+      await expectSameAsColdBuild(repo, database, 'the doc comment passes to the next unit');
+    } finally {
+      live.close();
+    }
+  });
+
   it('a new project description (package.json, README) is a change: the overview quotes it', async () => {
     const repo = copyOfFixture();
     const database = path.join(scratchDirectory(), 'handbook.db');
