@@ -307,6 +307,7 @@ export class AnalysisSession {
       this.followInferredTypes(resolver, next, changed, names, toResolve, progress);
     }
     this.resolveAll(resolver, next, toResolve, progress);
+    this.refreshSlotRecords(resolver, next, new Set([...added, ...modified]));
 
     this.files.clear();
     for (const [path, file] of next) this.files.set(path, file);
@@ -432,6 +433,25 @@ export class AnalysisSession {
       if (more.size === 0) return;
       for (const path of more) toResolve.add(path);
       this.resolveAll(resolver, files, more, progress);
+    }
+  }
+
+  /**
+   * A file not resolved again still reads state declared in a changed file, whose record (line,
+   * type) it holds as of its last resolution: the record is taken again from the declaration.
+   */
+  private refreshSlotRecords(resolver: EdgeResolver, files: Map<string, LiveFile>, changed: ReadonlySet<string>): void {
+    if (changed.size === 0) return;
+    const current = new Map<string, Slot | undefined>();
+    for (const [path, file] of files) {
+      const resolution = file.resolution;
+      if (!resolution || this.resolvedBy.has(path) || !resolution.slots.some((slot) => changed.has(slot.file))) continue;
+      const slots = resolution.slots.map((slot) => {
+        if (!changed.has(slot.file)) return slot;
+        if (!current.has(slot.id)) current.set(slot.id, resolver.currentSlot(slot));
+        return current.get(slot.id) ?? slot;
+      });
+      file.resolution = { ...resolution, slots };
     }
   }
 

@@ -1,5 +1,5 @@
 import { ts } from 'ts-morph';
-import type { Edge, EdgeKind, Slot, UnresolvedCall, UnresolvedReason } from '../graph/model.js';
+import type { Edge, EdgeKind, Slot, Unit, UnresolvedCall, UnresolvedReason } from '../graph/model.js';
 import type { UnitIndex } from './collect-units.js';
 import type { ModuleResolver } from './create-program.js';
 import { lineLocator, lineOf } from './unit-text.js';
@@ -20,6 +20,46 @@ export interface EdgeResolverInput {
   repoPathOf: Map<string, string>;
   /** Module resolution shared with the program, so imports and symbols agree. */
   resolveModule: ModuleResolver;
+}
+
+/** The type literal a property of `owner` named `name` holds (`Interface.nested`), if any. */
+function nestedTypeLiteral(owner: ts.Node, name: string): ts.Node | undefined {
+  const type = ts.isTypeAliasDeclaration(owner) ? owner.type : owner;
+  let found: ts.Node | undefined;
+  ts.forEachChild(type, (member) => {
+    if (found || !(ts.isPropertySignature(member) || ts.isPropertyDeclaration(member))) return;
+    if (ts.isIdentifier(member.name) && member.name.text === name && member.type && ts.isTypeLiteralNode(member.type)) found = member.type;
+  });
+  return found;
+}
+
+/** The first declaration of a member in source order: a property, a parameter property, or a `this.x =` in a body. */
+function firstMemberDeclaration(owner: ts.Node, name: string): ts.Node | undefined {
+  const container = ts.isTypeAliasDeclaration(owner) ? owner.type : owner;
+  // Only JavaScript declares members by assignment; in TypeScript `this.x = ...` is a use.
+  const javaScript = /\.[cm]?jsx?$/.test(owner.getSourceFile().fileName);
+  let found: ts.Node | undefined;
+  const visit = (node: ts.Node): void => {
+    if (found) return;
+    if ((ts.isPropertyDeclaration(node) || ts.isPropertySignature(node)) && node.parent === container) {
+      const text = ts.isIdentifier(node.name) || ts.isPrivateIdentifier(node.name) || ts.isStringLiteral(node.name) ? node.name.text : undefined;
+      if (text === name) found = node;
+      return;
+    }
+    if (ts.isParameter(node) && ts.isIdentifier(node.name) && node.name.text === name && ts.getModifiers(node)?.length && ts.isConstructorDeclaration(node.parent)) {
+      found = node;
+      return;
+    }
+    if (javaScript && ts.isPropertyAccessExpression(node) && node.expression.kind === ts.SyntaxKind.ThisKeyword && node.name.text === name &&
+        ts.isBinaryExpression(node.parent) && node.parent.left === node && node.parent.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
+      found = node;
+      return;
+    }
+    if (node !== container && (ts.isClassLike(node) || ts.isInterfaceDeclaration(node) || ts.isTypeLiteralNode(node))) return;
+    ts.forEachChild(node, visit);
+  };
+  ts.forEachChild(container, visit);
+  return found;
 }
 
 /** Collects edges with one record per (kind, from, to), every occurrence line kept. */
@@ -463,17 +503,35 @@ export class EdgeResolver {
 
   private ensureModuleSlot(unitId: string): void {
     this.file.slots.add(unitId);
-    if (this.slots.has(unitId)) return;
-    const unit = this.index.units.get(unitId)!;
-    this.slots.set(unitId, {
-      id: unitId,
-      kind: 'module-variable',
-      file: unit.file,
-      owner: unit.file,
-      name: unit.symbol,
-      line: unit.startLine,
-      type: '',
-    });
+    if (!this.slots.has(unitId)) this.slots.set(unitId, this.moduleSlot(this.index.units.get(unitId)!));
+  }
+
+  private moduleSlot(unit: Unit): Slot {
+    return { id: unit.id, kind: 'module-variable', file: unit.file, owner: unit.file, name: unit.symbol, line: unit.startLine, type: '' };
+  }
+
+  private nodeOfUnit: Map<string, ts.Node> | undefined;
+
+  /**
+   * A slot's record as its declaring file now reads, for a file whose accesses were not resolved
+   * again: its line and type come from the declaration, which may have moved. The declaration is
+   * the first in source order under the owner, as the checker lists a property's declarations.
+   */
+  currentSlot(slot: Slot): Slot | undefined {
+    const variable = this.index.units.get(slot.id);
+    if (variable) return variable.kind === 'variable' ? this.moduleSlot(variable) : undefined;
+    if (!this.nodeOfUnit) this.nodeOfUnit = new Map([...this.index.unitByDeclaration].map(([node, id]) => [id, node]));
+    const segments = slot.owner.slice(slot.file.length + 1).split('.');
+    let owner: ts.Node | undefined;
+    for (let taken = segments.length; taken > 0 && !owner; taken -= 1) {
+      owner = this.nodeOfUnit.get(`${slot.file}#${segments.slice(0, taken).join('.')}`);
+      if (owner) for (const nested of segments.slice(taken)) owner = owner && nestedTypeLiteral(owner, nested);
+    }
+    if (!owner) return undefined;
+    const declaration = firstMemberDeclaration(owner, slot.name);
+    if (!declaration) return undefined;
+    const fresh = this.createSlot(declaration);
+    return fresh?.id === slot.id ? fresh : undefined;
   }
 
   /** The state slot a property declaration stands for, or null when it is not shared state (a method, a local object). */

@@ -163,6 +163,29 @@ describe('what sync must follow beyond the changed file', () => {
     }
   });
 
+  it('state read from files not resolved again moves with its declaration', async () => {
+    const repo = path.join(scratchDirectory(), 'state');
+    write(repo, {
+      'src/state.ts': 'export let counter = 0;\nexport class Store {\n  items: string[] = [];\n  constructor(private readonly limit: number) {}\n}\nexport interface Options { nested: { depth: number } }\n',
+      'src/user.ts': "import { counter, Store, type Options } from './state';\nexport function use(store: Store, options: Options): number {\n  store.items.push('x');\n  return counter + options.nested.depth;\n}\n",
+      'src/legacy.js': 'export class Legacy {\n  constructor() {\n    this.count = 0;\n  }\n}\nexport function bump(legacy) {\n  legacy.count += 1;\n}\n',
+      'src/reader.js': "import { Legacy } from './legacy.js';\nexport function read() {\n  const legacy = new Legacy();\n  return legacy.count;\n}\n",
+    });
+    const database = path.join(scratchDirectory(), 'handbook.db');
+    await buildHandbook(repo, { database });
+    const live = await LiveHandbook.open(repo, { database });
+    try {
+      for (const file of ['src/state.ts', 'src/legacy.js']) {
+        writeFileSync(path.join(repo, file), `// a comment that moves every line down\n\n${readFileSync(path.join(repo, file), 'utf8')}`);
+        const summary = await live.sync();
+        expect(summary.resolvedFiles, file).toBe(1);
+        await expectSameAsColdBuild(repo, database, `lines move in ${file}`);
+      }
+    } finally {
+      live.close();
+    }
+  });
+
   it('a new project description (package.json, README) is a change: the overview quotes it', async () => {
     const repo = copyOfFixture();
     const database = path.join(scratchDirectory(), 'handbook.db');
