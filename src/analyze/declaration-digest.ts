@@ -47,7 +47,8 @@ export function declarationDigest(index: UnitIndex, sourceFile: ts.SourceFile | 
     const name = declaredNameOf(unit.id);
     if (!name) continue;
     const heading = unit.parent === undefined ? undefined : headings.get(unit.parent);
-    add(name, shapes.get(unit.id) ?? (heading === undefined ? unit.hash : `${unit.hash}\u0000${heading}`));
+    // The symbol path too: a unit that ends up nested elsewhere (a syntax error upstream) has a new id under the same name.
+    add(name, `${unit.symbol}\u0000${shapes.get(unit.id) ?? (heading === undefined ? unit.hash : `${unit.hash}\u0000${heading}`)}`);
   }
   if (sourceFile) {
     for (const { name, node } of index.memberDeclarations) {

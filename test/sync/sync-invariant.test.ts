@@ -35,6 +35,8 @@ const SCRIPT: Edit[] = [
   { name: 'delete a file', apply: (repo) => rmSync(path.join(repo, 'src/context/compaction.ts')) },
   { name: 'introduce a syntax error', apply: (repo) => edit(repo, 'src/providers/retry.ts', (text) => text.replace('export async function', 'export async function (( broken')) },
   { name: 'fix it', apply: (repo) => edit(repo, 'src/providers/retry.ts', (text) => text.replace('export async function (( broken', 'export async function')) },
+  { name: 'a syntax error that nests what follows it', apply: (repo) => edit(repo, 'src/tools/files.ts', (text) => text.replace('export async function editFileTool', 'class {\nexport async function editFileTool')) },
+  { name: 'fix that too', apply: (repo) => edit(repo, 'src/tools/files.ts', (text) => text.replace('class {\nexport async function editFileTool', 'export async function editFileTool')) },
 ];
 
 describe('sync gives what a cold build gives', () => {
