@@ -65,6 +65,8 @@ export interface AffectedInput {
   names: ReadonlySet<string>;
   /** Import stems of added files. */
   stems: ReadonlySet<string>;
+  /** Files whose export statements changed, with the barrels that pass them on: their importers resolve names through them. */
+  exportsChanged: ReadonlySet<string>;
   /** The files now in the tree, with their text. */
   texts: ReadonlyMap<string, string>;
   /** A file's edges as last resolved. */
@@ -88,12 +90,36 @@ export function filesAffectedBy(input: AffectedInput): Set<string> {
   for (const [file, text] of input.texts) {
     if (input.changed.has(file)) continue;
     const reachesChange = input.edgesOf(file).some((edge) => {
+      if (edge.kind === 'imports' && input.exportsChanged.has(edge.to)) return true;
       const target = fileOfId(edge.to);
       return input.changed.has(target) && (input.removed.has(target) || input.names.has(declaredNameOf(edge.to) ?? ''));
     });
     if (reachesChange || (words.length > 0 && mentionsAny(text, words))) affected.add(file);
   }
   return affected;
+}
+
+/**
+ * The changed files whose export statements differ, and every file that re-exports from one of
+ * them, transitively: an import through a barrel resolves through each of these.
+ */
+export function exportsChangedFrom(
+  changed: ReadonlySet<string>,
+  digestEntry: (file: string, when: 'before' | 'after') => string | undefined,
+  files: Iterable<string>,
+  edgesOf: (file: string) => readonly Edge[],
+): Set<string> {
+  const result = new Set([...changed].filter((file) => digestEntry(file, 'before') !== digestEntry(file, 'after')));
+  const candidates = [...files].filter((file) => !changed.has(file) && digestEntry(file, 'after') !== undefined);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const file of candidates) {
+      if (result.has(file) || !edgesOf(file).some((edge) => edge.kind === 'imports' && result.has(edge.to))) continue;
+      result.add(file);
+      grew = true;
+    }
+  }
+  return result;
 }
 
 /**

@@ -4,11 +4,11 @@ import type { Edge, ProgramGraphData, Slot, SourceFileRecord, Unit, UnresolvedCa
 import { canonicalize, compareText } from '../graph/order.js';
 import { shortHash } from '../graph/content-hash.js';
 import { HandbookError } from '../errors.js';
-import { changedNames, filesAffectedBy, importStem, isChangedDeclaration, mentionsAny, movedNames } from './affected-files.js';
+import { changedNames, exportsChangedFrom, filesAffectedBy, importStem, isChangedDeclaration, mentionsAny, movedNames } from './affected-files.js';
 import { addFileUnit, collectUnits, createUnitIndex, type UnitIndex } from './collect-units.js';
 import { type CompilerSetup, createCompilerSetup } from './compiler-setup.js';
 import { createProgram, type ModuleResolver, toCompilerPath } from './create-program.js';
-import { declarationDigest, declaredNameOf, hasInferredType, type DeclarationDigest } from './declaration-digest.js';
+import { annotationOf, declarationDigest, declaredNameOf, EXPORTS_ENTRY, hasInferredType, type DeclarationDigest } from './declaration-digest.js';
 import { discoverFiles, type DiscoveryResult } from './discover-files.js';
 import { EdgeResolver, type FileResolution } from './resolve-edges.js';
 import { isTestPath, lineOf } from './unit-text.js';
@@ -302,7 +302,14 @@ export class AnalysisSession {
       const stems = new Set(added.map(importStem));
       for (const path of changed) if (next.has(path)) toResolve.add(path);
       const textsByPath = new Map([...next].map(([path, file]) => [path, file.text]));
-      for (const path of filesAffectedBy({ changed, removed: new Set(removedBefore), names, stems, texts: textsByPath, edgesOf: (path) => previous.get(path)?.resolution.edges ?? [] })) toResolve.add(path);
+      const edgesBefore = (path: string): readonly Edge[] => previous.get(path)?.resolution.edges ?? [];
+      const exportsChanged = exportsChangedFrom(
+        changed,
+        (path, when) => (when === 'before' ? previous.get(path)?.digest : next.get(path)?.digest)?.[EXPORTS_ENTRY],
+        next.keys(),
+        edgesBefore,
+      );
+      for (const path of filesAffectedBy({ changed, removed: new Set(removedBefore), names, stems, exportsChanged, texts: textsByPath, edgesOf: edgesBefore })) toResolve.add(path);
       this.resolveAll(resolver, next, toResolve, progress);
       this.followInferredTypes(resolver, next, changed, names, toResolve, progress);
     }
@@ -400,7 +407,9 @@ export class AnalysisSession {
     const inferred = new Set<string>();
     for (const file of files.values()) for (const id of file.inferred) inferred.add(id);
     const propagated = new Set<string>();
+    const allNames = new Set(names);
     const isChanged = (id: string): boolean => propagated.has(id) || isChangedDeclaration(id, changed, names);
+    // Each round adds ids or names, or ends: both sets only grow, and both are finite.
     for (;;) {
       const incoming = new Map<string, string[]>();
       for (const file of files.values()) {
@@ -421,16 +430,17 @@ export class AnalysisSession {
           queue.push(from);
         }
       }
-      if (found.length === 0) return;
-      const foundNames = new Set(found.map((id) => declaredNameOf(id)!).filter((name) => name.length > 0));
+      const newNames = new Set(found.map((id) => declaredNameOf(id)!).filter((name) => name.length > 0 && !allNames.has(name)));
+      // A declaration whose annotation names a changed type holds something else now (`shape: Alias` after Alias changed).
+      for (const path of toResolve) for (const name of annotatedWithChangedNames(files.get(path), allNames)) newNames.add(name);
+      if (found.length === 0 && newNames.size === 0) return;
+      for (const name of newNames) allNames.add(name);
       const foundIds = new Set(found);
       const more = new Set<string>();
       for (const [path, file] of files) {
         if (toResolve.has(path)) continue;
-        const edges = file.resolution?.edges ?? [];
-        if (edges.some((edge) => foundIds.has(edge.to)) || mentionsAny(file.text, foundNames)) more.add(path);
+        if ((file.resolution?.edges ?? []).some((edge) => foundIds.has(edge.to)) || mentionsAny(file.text, newNames)) more.add(path);
       }
-      if (more.size === 0) return;
       for (const path of more) toResolve.add(path);
       this.resolveAll(resolver, files, more, progress);
     }
@@ -495,6 +505,20 @@ export class AnalysisSession {
   result(): AnalysisResult {
     return { root: this.root, graph: this.graph(), statistics: this.statistics() };
   }
+}
+
+/** Names declared in a file with a type annotation that mentions one of `names`. */
+function annotatedWithChangedNames(file: LiveFile | undefined, names: ReadonlySet<string>): string[] {
+  if (!file || file.record.test) return [];
+  const found: string[] = [];
+  const check = (name: string | undefined, node: ts.Node): void => {
+    if (!name || names.has(name)) return;
+    const annotation = annotationOf(node);
+    if (annotation && mentionsAny(annotation.getText(), names)) found.push(name);
+  };
+  for (const { name, node } of file.index.memberDeclarations) check(name, node);
+  for (const [node, id] of file.index.unitByDeclaration) check(declaredNameOf(id), node);
+  return found;
 }
 
 function mergeIndexes(indexes: readonly UnitIndex[]): UnitIndex {

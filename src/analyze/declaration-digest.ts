@@ -10,6 +10,29 @@ import type { UnitIndex } from './collect-units.js';
  */
 export type DeclarationDigest = Record<string, string>;
 
+/** The digest entry of a file's export statements (`export * from`, `export { a } from`, `export { b }`); no identifier can take this name. */
+export const EXPORTS_ENTRY = '*exports';
+
+/** The heading of the class, interface or type alias a member belongs to, through nested type literals. */
+function ownerHeading(node: ts.Node, headingOfNode: ReadonlyMap<ts.Node, string>, sourceFile: ts.SourceFile): string | undefined {
+  for (let owner = node.parent; owner; owner = owner.parent) {
+    const heading = headingOfNode.get(owner);
+    if (heading !== undefined) return heading;
+    if (ts.isTypeAliasDeclaration(owner)) return sourceFile.text.slice(owner.getStart(sourceFile), owner.type.pos);
+    if (ts.isClassLike(owner) || ts.isInterfaceDeclaration(owner) || ts.isSourceFile(owner) || ts.isBlock(owner)) return undefined;
+  }
+  return undefined;
+}
+
+/** The type annotation of a declaration, when it has one: a changed name inside it changes what the declaration holds. */
+export function annotationOf(node: ts.Node): ts.Node | undefined {
+  if (ts.isTypeAliasDeclaration(node)) return node.type;
+  if ((ts.isPropertySignature(node) || ts.isPropertyDeclaration(node) || ts.isParameter(node) || ts.isVariableDeclaration(node)) && node.type) return node.type;
+  if ((ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node) || ts.isMethodSignature(node) || ts.isGetAccessor(node)) && node.type) return node.type;
+  if (ts.isVariableDeclaration(node) && node.initializer && (ts.isArrowFunction(node.initializer) || ts.isFunctionExpression(node.initializer))) return node.initializer.type;
+  return undefined;
+}
+
 /** The name other files use for a unit or slot id: `a.ts#Loop.run~2` → `run`; a file id has none. */
 export function declaredNameOf(id: string): string | undefined {
   const hashAt = id.indexOf('#');
@@ -52,9 +75,12 @@ export function declarationDigest(index: UnitIndex, sourceFile: ts.SourceFile | 
   }
   if (sourceFile) {
     for (const { name, node } of index.memberDeclarations) {
-      const heading = node.parent ? headingOfNode.get(node.parent) : undefined;
+      const heading = ownerHeading(node, headingOfNode, sourceFile);
       add(name, heading === undefined ? node.getText(sourceFile) : `${node.getText(sourceFile)}\u0000${heading}`);
     }
+    // What the file exports by name or passes through from other modules: a barrel declares nothing of its own.
+    const exports = sourceFile.statements.filter((statement) => ts.isExportDeclaration(statement) || ts.isExportAssignment(statement));
+    if (exports.length > 0) add(EXPORTS_ENTRY, exports.map((statement) => statement.getText(sourceFile)).join('\u0000'));
   }
   const digest: DeclarationDigest = {};
   for (const name of [...parts.keys()].sort()) digest[name] = shortHash(parts.get(name)!.join('\u0000'));

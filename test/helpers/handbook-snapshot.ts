@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
 import { buildHandbook, type BuildOptions, openHandbook } from '../../src/index.js';
@@ -12,9 +13,14 @@ export function handbookContent(repo: string, database: string): { graph: unknow
 /** Builds the same tree cold into a scratch database and checks the synced handbook holds exactly the same. */
 export async function expectSameAsColdBuild(repo: string, syncedDatabase: string, step: string, options: Omit<BuildOptions, 'database'> = {}): Promise<void> {
   const coldDatabase = path.join(scratchDirectory('handbook-cold-'), 'handbook.db');
-  await buildHandbook(repo, { ...options, database: coldDatabase });
+  let cold: ReturnType<typeof handbookContent>;
+  try {
+    await buildHandbook(repo, { ...options, database: coldDatabase });
+    cold = handbookContent(repo, coldDatabase);
+  } finally {
+    rmSync(path.dirname(coldDatabase), { recursive: true, force: true });
+  }
   const synced = handbookContent(repo, syncedDatabase);
-  const cold = handbookContent(repo, coldDatabase);
   for (const part of ['graph', 'organized', 'register'] as const) {
     expect(JSON.stringify(synced[part]) === JSON.stringify(cold[part]), `${part} after "${step}" differs from a cold build: ${firstDifference(synced[part], cold[part])}`).toBe(true);
   }
