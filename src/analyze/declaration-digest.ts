@@ -66,12 +66,16 @@ export function declarationDigest(index: UnitIndex, sourceFile: ts.SourceFile | 
       headingOfNode.set(node, heading);
     }
   }
+  const declarationOf = new Map<string, ts.Node>();
+  for (const [node, id] of index.unitByDeclaration) if (!declarationOf.has(id)) declarationOf.set(id, node);
   for (const unit of index.units.values()) {
     const name = declaredNameOf(unit.id);
     if (!name) continue;
     const heading = unit.parent === undefined ? undefined : headings.get(unit.parent);
+    const declaration = declarationOf.get(unit.id);
+    const surface = shapes.get(unit.id) ?? (sourceFile && declaration ? outwardText(declaration, sourceFile) : undefined) ?? unit.hash;
     // The symbol path too: a unit that ends up nested elsewhere (a syntax error upstream) has a new id under the same name.
-    add(name, `${unit.symbol}\u0000${shapes.get(unit.id) ?? (heading === undefined ? unit.hash : `${unit.hash}\u0000${heading}`)}`);
+    add(name, `${unit.symbol}\u0000${unit.exported ? 'export' : ''}\u0000${heading === undefined ? surface : `${surface}\u0000${heading}`}`);
   }
   if (sourceFile) {
     for (const { name, node } of index.memberDeclarations) {
@@ -85,6 +89,28 @@ export function declarationDigest(index: UnitIndex, sourceFile: ts.SourceFile | 
   const digest: DeclarationDigest = {};
   for (const name of [...parts.keys()].sort()) digest[name] = shortHash(parts.get(name)!.join('\u0000'));
   return digest;
+}
+
+/**
+ * What other files can see of a function or variable with declared types: its text up to the
+ * body or initializer. An edit inside the body then changes no name for them. Without an
+ * annotation the type comes from the body, so the whole text counts (undefined: use the hash).
+ */
+function outwardText(declaration: ts.Node, sourceFile: ts.SourceFile): string | undefined {
+  if (hasInferredType(declaration)) return undefined;
+  let end: number | undefined;
+  if ((ts.isFunctionDeclaration(declaration) || ts.isMethodDeclaration(declaration) || ts.isGetAccessor(declaration) || ts.isSetAccessor(declaration) ||
+       ts.isConstructorDeclaration(declaration)) && declaration.body) end = declaration.body.pos;
+  else if ((ts.isVariableDeclaration(declaration) || ts.isPropertyDeclaration(declaration) || ts.isPropertyAssignment(declaration)) && declaration.initializer) {
+    const initializer = declaration.initializer;
+    end = (ts.isArrowFunction(initializer) || ts.isFunctionExpression(initializer)) ? initializer.body.pos : initializer.pos;
+  }
+  if (end === undefined) return undefined;
+  return collapse(sourceFile.text.slice(declaration.getStart(sourceFile), end));
+}
+
+function collapse(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
 }
 
 /**
