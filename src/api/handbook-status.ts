@@ -3,6 +3,8 @@ import { discoverFiles } from '../analyze/discover-files.js';
 import { shortHash } from '../graph/content-hash.js';
 import { LiveResolver, type LocatorStatus } from '../locate/live-resolver.js';
 import { currentCommit } from './git-commit.js';
+import { z } from 'zod';
+import { handbookSettingsSchema } from './handbook-settings.js';
 import { openHandbook, type Handbook } from './open-handbook.js';
 
 export interface StatusReport {
@@ -17,12 +19,32 @@ export interface StatusReport {
   changed: string[];
   /** Units gone from their file whose exact code (same hash) now stands elsewhere. */
   moved: Array<{ unit: string; to: string }>;
+  /** Source files the build would analyze now that the handbook does not hold: code the map does not show yet. */
+  newFiles: string[];
   fresh: boolean;
+}
+
+/** The discovery options the handbook was built with, so status looks at the files a build would. */
+function discoveryOptionsOf(handbook: Handbook): Parameters<typeof discoverFiles>[1] {
+  const parsed = handbookSettingsSchema.safeParse(handbook.generation.settings);
+  if (!parsed.success) return {};
+  let outDirectories: string[] = [];
+  try {
+    outDirectories = z.object({ outDirectories: z.array(z.string()) }).parse(JSON.parse(parsed.data.compiler)).outDirectories;
+  } catch {
+    // Settings from a build that recorded no output folders: discovery's own build-folder rules still apply.
+  }
+  return {
+    ...(parsed.data.include ? { include: parsed.data.include } : {}),
+    ...(parsed.data.maxFileBytes === undefined ? {} : { maxFileBytes: parsed.data.maxFileBytes }),
+    buildOutputDirectories: outDirectories,
+  };
 }
 
 /**
  * Checks every entry of the handbook against the live files: how many are fresh, changed or
- * frozen, and which. A handbook is fresh when every entry is.
+ * frozen, and which, and which source files it does not hold yet. A handbook is fresh when every
+ * entry is and no file is missing.
  */
 export async function handbookStatus(root: string, options: { database?: string } = {}): Promise<StatusReport> {
   const handbook = openHandbook(root, { ...(options.database ? { database: options.database } : {}), withUnresolved: false });
@@ -37,7 +59,10 @@ export async function handbookStatus(root: string, options: { database?: string 
     if (resolved.status === 'frozen') frozen.push({ unit: unit.id, reason: resolved.reason ?? 'not found' });
     if (resolved.status === 'changed') changed.push(unit.id);
   }
-  const moved = frozen.length > 0 ? await findMoves(handbook, frozen.map((entry) => entry.unit)) : [];
+  const discovered = discoverFiles(handbook.root, discoveryOptionsOf(handbook)).files;
+  const recorded = new Set(handbook.graph.toData().files.map((file) => file.path));
+  const newFiles = discovered.filter((file) => !recorded.has(file.path)).map((file) => file.path).sort();
+  const moved = frozen.length > 0 ? await findMoves(handbook, frozen.map((entry) => entry.unit), discovered) : [];
   if (moved.length > 0) {
     const movedUnits = new Set(moved.map((move) => move.unit));
     frozen = frozen.filter((entry) => !movedUnits.has(entry.unit));
@@ -53,7 +78,8 @@ export async function handbookStatus(root: string, options: { database?: string 
     frozen,
     changed,
     moved,
-    fresh: counts.changed === 0 && counts.frozen === 0 && counts.moved === 0,
+    newFiles,
+    fresh: counts.changed === 0 && counts.frozen === 0 && counts.moved === 0 && newFiles.length === 0,
   };
 }
 
@@ -62,10 +88,10 @@ export async function handbookStatus(root: string, options: { database?: string 
  * the files that changed or appeared since the build: a unit moved to another file is followed,
  * not frozen. A hash found in more than one place is ambiguous and stays frozen.
  */
-async function findMoves(handbook: Handbook, gone: string[]): Promise<StatusReport['moved']> {
+async function findMoves(handbook: Handbook, gone: string[], discovered: ReturnType<typeof discoverFiles>['files']): Promise<StatusReport['moved']> {
   const { parseLiveFile } = await import('../analyze/parse-live-file.js');
   const recorded = new Map(handbook.graph.toData().files.map((file) => [file.path, file.hash]));
-  const candidates = discoverFiles(handbook.root).files.filter((file) => {
+  const candidates = discovered.filter((file) => {
     const stored = recorded.get(file.path);
     return stored === undefined || shortHash(readFileSync(file.absolutePath)) !== stored;
   });

@@ -27,6 +27,25 @@ function expectOneLineError(result: { code: number | null; stderr: string; stdou
 }
 
 describe('handbook CLI', () => {
+  it('syncs after an edit: status goes from stale (5) to fresh (0), and a second sync is a no-op', () => {
+    const repo = copyOfFixture();
+    expect(handbook(['build', repo, '--no-progress']).code).toBe(0);
+    writeFileSync(path.join(repo, 'src/security/audit.ts'), "import { maskSecrets } from './secrets.js';\nexport function audit(line: string): string {\n  return maskSecrets(line);\n}\n");
+    expect(handbook(['status', repo]).code).toBe(5);
+    const human = handbook(['sync', repo, '--no-progress']);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/added\s+src\/security\/audit\.ts/);
+    expect(handbook(['status', repo]).code).toBe(0);
+    const again = handbook(['sync', repo, '--json']);
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ upToDate: true, added: [], modified: [], removed: [], resolvedFiles: 0 });
+  });
+
+  it('refuses to sync a repository without a handbook, in one line with exit 3', () => {
+    const repo = copyOfFixture();
+    expectOneLineError(handbook(['sync', repo]), 3, /no handbook at .*run `handbook build` first/);
+  });
+
   it('builds the fixture and prints a summary, or JSON with --json', () => {
     const repo = copyOfFixture();
     const human = handbook(['build', repo]);
