@@ -194,6 +194,9 @@ export class LiveHandbook {
     } catch (error) {
       // The analysis is now ahead of the store; the next sync starts again from what the store holds.
       this.session = undefined;
+      if (error instanceof Error && !HandbookError.isInstance(error) && /SQLITE_BUSY|database is locked/i.test(error.message)) {
+        throw new HandbookError('DATABASE_LOCKED', `the handbook database at ${this.databasePath} is locked by another process`, 'wait for the other build or sync to finish and try again', { cause: error });
+      }
       throw error;
     }
     this.project = { title: stored.handbook.overview.title, description: stored.handbook.overview.description };

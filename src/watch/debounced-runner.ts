@@ -29,6 +29,11 @@ export class DebouncedRunner {
     this.request(performance.now());
   }
 
+  /** Owes a run after `delayMs`, as a retry does; a notice in the meantime runs sooner. */
+  retryIn(delayMs: number): void {
+    this.request(performance.now() + delayMs);
+  }
+
   /** Resolves once no run is owed and none is in progress. */
   idle(): Promise<void> {
     if (this.isIdle()) return Promise.resolve();

@@ -67,6 +67,9 @@ export interface WatchClosedEvent extends EventTime {
 
 export type WatchEvent = WatchReadyEvent | WatchSyncEvent | WatchErrorEvent | WatchClosedEvent;
 
+const LOCKED_RETRY_FIRST_MS = 1_000;
+const LOCKED_RETRY_CAP_MS = 30_000;
+
 type Untimed<T> = T extends EventTime ? Omit<T, 'time'> : never;
 
 /**
@@ -80,6 +83,7 @@ export async function watchHandbook(root: string, options: WatchOptions): Promis
   let live: LiveHandbook | undefined = await LiveHandbook.open(root, options.database ? { database: options.database } : {});
   const { root: absoluteRoot, databasePath } = live;
 
+  let lockedRetries = 0;
   const runner = new DebouncedRunner(options.debounceMs ?? DEFAULT_DEBOUNCE_MS, async (events) => {
     let summary: SyncSummary;
     try {
@@ -91,8 +95,14 @@ export async function watchHandbook(root: string, options: WatchOptions): Promis
       live?.close();
       live = undefined;
       emit({ type: 'error', ...describeError(error) });
+      // Another process holding the database lets go by itself: try again, backing off, without waiting for a file event.
+      if (HandbookError.isInstance(error) && error.code === 'DATABASE_LOCKED') {
+        runner.retryIn(Math.min(LOCKED_RETRY_CAP_MS, LOCKED_RETRY_FIRST_MS * 2 ** lockedRetries));
+        lockedRetries += 1;
+      }
       return;
     }
+    lockedRetries = 0;
     emit(syncEvent(summary, events));
   });
 

@@ -28,6 +28,22 @@ function gatedJob() {
 }
 
 describe('DebouncedRunner', () => {
+  it('runs again after a retry delay asked for during a run, with no notice in between', async () => {
+    const gated = gatedJob();
+    const runner = new DebouncedRunner(20, gated.job);
+    let start = gated.nextStart();
+    runner.runNow();
+    await start;
+    runner.retryIn(30);
+    start = gated.nextStart();
+    gated.finish();
+    await start;
+    gated.finish();
+    await runner.idle();
+    expect(gated.runs).toEqual([0, 0]);
+    expect(gated.overlapped()).toBe(false);
+  });
+
   it('runs once for a burst of notices', async () => {
     const gated = gatedJob();
     const runner = new DebouncedRunner(20, gated.job);
