@@ -143,6 +143,11 @@ export class AnalysisSession {
     return settingsKey(this.setup);
   }
 
+  /** Build-output folders the tsconfigs name, which discovery leaves out. */
+  get outDirectories(): string[] {
+    return this.setup.outDirectories;
+  }
+
   /** Brings the analysis up to date with the tree; `full` resolves every file again (and says why). */
   refresh(full?: string): AnalysisChange {
     const setup = createCompilerSetup(this.root);
@@ -153,20 +158,22 @@ export class AnalysisSession {
       this.sourceFiles.clear();
       reason ??= 'compiler settings changed';
     }
-    return this.refreshAgainst(this.snapshot(), reason);
+    return this.refreshAgainst(this.fileAnalyses(), reason);
   }
 
-  private snapshot(): Map<string, FileAnalysis> {
-    return new Map([...this.files].map(([path, file]) => [path, this.analysisOf(file)]));
-  }
-
-  private analysisOf(file: LiveFile): FileAnalysis {
-    return { record: file.record, units: [...file.index.units.values()], digest: file.digest, resolution: file.resolution ?? EMPTY_RESOLUTION };
-  }
-
-  /** Every file's analysis, for the store. */
+  /** Every file's analysis: for the store, and as the previous state of the next refresh. */
   fileAnalyses(): Map<string, FileAnalysis> {
-    return this.snapshot();
+    return new Map(
+      [...this.files].map(([path, file]) => [
+        path,
+        { record: file.record, units: [...file.index.units.values()], digest: file.digest, resolution: file.resolution ?? EMPTY_RESOLUTION },
+      ]),
+    );
+  }
+
+  /** Every unit of the analysis, without building per-file records. */
+  *units(): Iterable<Unit> {
+    for (const file of this.files.values()) yield* file.index.units.values();
   }
 
   private refreshAgainst(previous: ReadonlyMap<string, FileAnalysis> | undefined, fullReason: string | undefined): AnalysisChange {

@@ -55,6 +55,7 @@ export async function buildHandbook(root: string, options: BuildOptions = {}): P
     skeleton,
     model,
     compiler: session.settings,
+    outDirectories: session.outDirectories,
   };
   const databasePath = databasePathFor(absoluteRoot, options.database);
   const database = openDatabase(databasePath, { create: true });

@@ -11,6 +11,8 @@ export interface HandbookSettings {
   model: string;
   /** The compiler settings the analysis ran with; a sync that finds them changed analyzes everything again. */
   compiler: string;
+  /** Build-output folders from the tsconfigs, so `status` discovers the files a build would without loading the compiler. */
+  outDirectories: string[];
 }
 
 export const handbookSettingsSchema = z.object({
@@ -19,4 +21,5 @@ export const handbookSettingsSchema = z.object({
   skeleton: z.array(stageDefinitionSchema).min(1),
   model: z.string().min(1),
   compiler: z.string(),
+  outDirectories: z.array(z.string()).default([]),
 });

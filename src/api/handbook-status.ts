@@ -3,7 +3,6 @@ import { discoverFiles } from '../analyze/discover-files.js';
 import { shortHash } from '../graph/content-hash.js';
 import { LiveResolver, type LocatorStatus } from '../locate/live-resolver.js';
 import { currentCommit } from './git-commit.js';
-import { z } from 'zod';
 import { handbookSettingsSchema } from './handbook-settings.js';
 import { openHandbook, type Handbook } from './open-handbook.js';
 
@@ -28,16 +27,10 @@ export interface StatusReport {
 function discoveryOptionsOf(handbook: Handbook): Parameters<typeof discoverFiles>[1] {
   const parsed = handbookSettingsSchema.safeParse(handbook.generation.settings);
   if (!parsed.success) return {};
-  let outDirectories: string[] = [];
-  try {
-    outDirectories = z.object({ outDirectories: z.array(z.string()) }).parse(JSON.parse(parsed.data.compiler)).outDirectories;
-  } catch {
-    // Settings from a build that recorded no output folders: discovery's own build-folder rules still apply.
-  }
   return {
     ...(parsed.data.include ? { include: parsed.data.include } : {}),
     ...(parsed.data.maxFileBytes === undefined ? {} : { maxFileBytes: parsed.data.maxFileBytes }),
-    buildOutputDirectories: outDirectories,
+    buildOutputDirectories: parsed.data.outDirectories,
   };
 }
 

@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
-import type { AnalysisChange, AnalysisSession, AnalyzeOptions, FileAnalysis } from '../analyze/analysis-session.js';
+import type { AnalysisChange, AnalysisSession, AnalyzeOptions } from '../analyze/analysis-session.js';
 import { assertRepositoryRoot } from '../analyze/repository-root.js';
 import { HandbookError } from '../errors.js';
 import { unitContentKey } from '../graph/content-hash.js';
+import type { Unit } from '../graph/model.js';
 import type { ChatProvider } from '../llm/chat-types.js';
 import type { CreateProviderOptions } from '../llm/create-provider.js';
 import type { OrganizedHandbook } from '../organize/model.js';
@@ -58,14 +59,7 @@ function readSettings(raw: unknown): HandbookSettings {
   if (!parsed.success) {
     throw new HandbookError('NO_HANDBOOK', 'this handbook was built by an earlier version that did not record how it was built', 'run `handbook build` once; later changes can then be synced');
   }
-  const settings = parsed.data;
-  return {
-    skeleton: settings.skeleton.map((stage) => ({ ...stage, ...(stage.packages ? { packages: stage.packages } : {}) })),
-    model: settings.model,
-    compiler: settings.compiler,
-    ...(settings.include ? { include: settings.include } : {}),
-    ...(settings.maxFileBytes === undefined ? {} : { maxFileBytes: settings.maxFileBytes }),
-  };
+  return parsed.data;
 }
 
 /**
@@ -126,14 +120,14 @@ export class LiveHandbook {
     if (!this.session || this.refreshes >= REFRESHES_PER_SESSION || process.memoryUsage().heapUsed > HEAP_BOUND_BYTES) {
       // A fresh start reads the stored generation back; a warm session already holds it.
       const prior = readPriorAnalysis(this.database, generation.id);
-      before = unitHashes(prior);
+      before = unitContentKeys([...prior.values()].flatMap((file) => file.units));
       const organized = readOrganized(this.database, generation.id);
       this.stages = primaryStages(organized);
       this.project = { title: organized.overview.title, description: organized.overview.description };
       ({ session: this.session, change } = AnalysisSession.open(this.root, this.analyzeOptions(), { files: prior, compiler: this.settings.compiler }));
       this.refreshes = 0;
     } else {
-      before = unitHashes(this.session.fileAnalyses());
+      before = unitContentKeys(this.session.units());
       change = this.session.refresh();
       this.refreshes += 1;
     }
@@ -152,7 +146,7 @@ export class LiveHandbook {
 
     let fullRebuild = change.fullReason;
     // A rebuild from scratch of the same tree has the same units, so these hold either way.
-    const present = unitHashes(this.session.fileAnalyses());
+    const present = unitContentKeys(this.session.units());
     const dropped = [...before.keys()].filter((id) => !present.has(id)).length;
     const collapseShare = this.options.collapseShare ?? DEFAULT_COLLAPSE_SHARE;
     if (fullRebuild === undefined && dropped > COLLAPSE_FLOOR && dropped > collapseShare * before.size) {
@@ -217,10 +211,10 @@ export class LiveHandbook {
 }
 
 /** Each unit's content key: what tells a unit whose stored words and terms must be rewritten. */
-function unitHashes(files: ReadonlyMap<string, FileAnalysis>): Map<string, string> {
-  const hashes = new Map<string, string>();
-  for (const file of files.values()) for (const unit of file.units) hashes.set(unit.id, unitContentKey(unit));
-  return hashes;
+function unitContentKeys(units: Iterable<Unit>): Map<string, string> {
+  const keys = new Map<string, string>();
+  for (const unit of units) keys.set(unit.id, unitContentKey(unit));
+  return keys;
 }
 
 function primaryStages(organized: OrganizedHandbook): Map<string, string> {

@@ -92,7 +92,8 @@ export interface GenerationUpdate {
   replaceTerms: ReadonlySet<string>;
 }
 
-const HERITAGE_EDGE_KINDS = "('extends', 'implements')";
+/** Heritage edges are recomputed for the whole tree on every sync, so they are stored and replaced apart from any file's rows. */
+const HERITAGE_KINDS: ReadonlySet<string> = new Set(['extends', 'implements']);
 
 /**
  * Brings the current generation up to date in place, in one transaction: the rows of the named
@@ -126,12 +127,12 @@ export function updateGeneration(
       statement.deleteUnits.run(generation, file);
       statement.deleteFile.run(generation, file);
     }
-    database.prepare(`DELETE FROM edges WHERE generation = ? AND kind IN ${HERITAGE_EDGE_KINDS}`).run(generation);
+    database.prepare(`DELETE FROM edges WHERE generation = ? AND kind IN (${[...HERITAGE_KINDS].map(() => '?').join(', ')})`).run(generation, ...HERITAGE_KINDS);
     for (const table of ['slots', 'stages', 'handbooks']) database.prepare(`DELETE FROM ${table} WHERE generation = ?`).run(generation);
     insertGraphRows(database, generation, {
       files: graph.files.filter((file) => update.replaceFiles.has(file.path)),
       units: graph.units.filter((unit) => update.replaceFiles.has(unit.file)),
-      edges: graph.edges.filter((edge) => edge.kind === 'extends' || edge.kind === 'implements' || replaced(edge.from)),
+      edges: graph.edges.filter((edge) => HERITAGE_KINDS.has(edge.kind) || replaced(edge.from)),
       slots: graph.slots,
       unresolved: graph.unresolved.filter((call) => replaced(call.from)),
     }, details.files, (rows, write) => { for (const row of rows) write(row); });
@@ -320,8 +321,6 @@ export function readSearchTerms(database: HandbookDatabase, generation: number):
   const rows = database.prepare('SELECT unit, terms FROM search_terms WHERE generation = ?').all(generation) as Array<{ unit: string; terms: string }>;
   return new Map(rows.map((row) => [row.unit, row.terms]));
 }
-
-const HERITAGE_KINDS: ReadonlySet<string> = new Set(['extends', 'implements']);
 
 /**
  * A generation read back as per-file analyses, what a sync compares the live tree against:
