@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { HandbookError } from '../errors.js';
+import { readJsonInput } from '../text/read-json-input.js';
 
 /** One execution stage a harness goes through, with the words that tell its code apart. */
 export interface StageDefinition {
@@ -133,23 +133,12 @@ const skeletonFileSchema = z
 /** Reads a user skeleton (`--skeleton stages.json`) and merges it with the seed; a malformed file is a clear error. */
 export function loadSkeleton(file: string | undefined): StageDefinition[] {
   if (!file) return [...SEED_SKELETON];
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw new HandbookError('INVALID_INPUT', `cannot read the skeleton file ${file}: ${(error as Error).message.split('\n')[0]}`, 'pass a JSON file: { "mode": "extend", "stages": [{ "id", "name", "description", "hints": [...] }] }');
-  }
-  const parsed = skeletonFileSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const where = issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
-    throw new HandbookError('INVALID_INPUT', `the skeleton file ${file} is not valid${where}: ${issue.message}`, 'each stage has id, name, description, hints and optionally packages; nothing else');
-  }
-  const ids = parsed.data.stages.map((stage) => stage.id);
+  const skeleton = readJsonInput(file, skeletonFileSchema, 'the skeleton file', 'pass a JSON file: { "mode": "extend", "stages": [{ "id", "name", "description", "hints": [...] }] }');
+  const ids = skeleton.stages.map((stage) => stage.id);
   const duplicate = ids.find((id, position) => ids.indexOf(id) !== position);
   if (duplicate) throw new HandbookError('INVALID_INPUT', `the skeleton file ${file} defines stage "${duplicate}" twice`, 'give every stage its own id');
-  const own: StageDefinition[] = parsed.data.stages.map((stage) => ({ ...stage, ...(stage.packages ? { packages: stage.packages } : {}) }));
-  if (parsed.data.mode === 'replace') return own;
+  const own: StageDefinition[] = skeleton.stages.map((stage) => ({ ...stage, ...(stage.packages ? { packages: stage.packages } : {}) }));
+  if (skeleton.mode === 'replace') return own;
   // Extend: a stage with a seed id takes that seed stage's place; new stages come after the seed.
   const byId = new Map(own.map((stage) => [stage.id, stage]));
   return [...SEED_SKELETON.map((seed) => byId.get(seed.id) ?? seed), ...own.filter((stage) => !SEED_SKELETON.some((seed) => seed.id === stage.id))];

@@ -126,7 +126,7 @@ describe('handbook CLI', () => {
     expectOneLineError(handbook(['graph', 'show', 'nothingLikeThis', '--repo', repo]), 2, /no unit named/);
     expectOneLineError(handbook(['graph', 'show', 'complete', '--repo', repo]), 2, /names 2 units/);
     expectOneLineError(handbook(['build', repo, '--model', 'gpt4']), 2, /model spec "gpt4" names no provider/);
-    expectOneLineError(handbook(['build', repo, '--skeleton', '/no/such/stages.json']), 2, /cannot read the skeleton file/);
+    expectOneLineError(handbook(['build', repo, '--skeleton', '/no/such/stages.json']), 2, /the skeleton file .* does not exist/);
     const corrupt = path.join(scratchDirectory(), 'bad.db');
     writeFileSync(corrupt, 'not a database at all, just text'.repeat(200));
     expectOneLineError(handbook(['graph', 'stats', '--repo', repo, '--db', corrupt]), 4, /not readable/);

@@ -51,7 +51,7 @@ describe('user skeletons', () => {
   });
 
   it.each([
-    ['not JSON', '{ stages: [', /cannot read the skeleton file/],
+    ['not JSON', '{ stages: [', /the skeleton file .* cannot be read/],
     ['no stages', { stages: [] }, /not valid at stages/],
     ['an unknown hint field', { stages: [{ id: 'x', name: 'X', description: '', hints: ['a'], keywords: ['b'] }] }, /not valid at stages\.0: Unrecognized key.*keywords/],
     ['hints missing', { stages: [{ id: 'x', name: 'X', description: '' }] }, /not valid at stages\.0\.hints/],
@@ -66,6 +66,6 @@ describe('user skeletons', () => {
   });
 
   it('rejects a skeleton file that does not exist', () => {
-    expect(messageOf(() => loadSkeleton('/no/such/stages.json'))).toMatch(/INVALID_INPUT: cannot read the skeleton file/);
+    expect(messageOf(() => loadSkeleton("/no/such/stages.json"))).toMatch(/INVALID_INPUT: the skeleton file \/no\/such\/stages\.json does not exist/);
   });
 });
