@@ -122,7 +122,7 @@ export async function collectAnthropicStream(events: AsyncIterable<unknown>, con
     .map(([, toolUse]) => ({
       id: toolUse.id,
       name: toolUse.name,
-      arguments: toolUse.json === '' ? (toolUse.startInput ?? {}) : parseToolArguments(toolUse.json, toolUse.name, providerId),
+      ...(toolUse.json === '' ? { arguments: toolUse.startInput ?? {} } : parseToolArguments(toolUse.json, toolUse.name)),
     }));
   const stopReason = (wireStopReason ? STOP_REASONS[wireStopReason] : undefined) ?? (toolCalls.length > 0 ? 'tool_calls' : 'end');
   const refusal = stopReason === 'refusal' && text.trim() !== '' ? text.trim() : undefined;

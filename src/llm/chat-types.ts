@@ -11,6 +11,8 @@ export interface ChatToolCall {
   name: string;
   /** The arguments as the model wrote them, parsed from JSON but not checked against the tool's schema. */
   arguments: unknown;
+  /** Set when the arguments were not JSON; `arguments` then holds the raw text. */
+  argumentsError?: string;
 }
 
 export type ChatMessage =

@@ -6,6 +6,7 @@ import { httpUrlSchema, parseModelSpec, type ModelSpec, type OnlineModelSpec, ty
 import { OpenAiProvider } from './openai-provider.js';
 import { optionalBaseUrl, readProviderEnvironment, requiredKey } from './provider-environment.js';
 import { DEFAULT_RETRY_POLICY, withRetries } from './retrying-provider.js';
+import { readModelScript, ScriptedProvider } from './scripted-provider.js';
 
 export interface CreateProviderOptions {
   /** Where keys and base URLs come from; read when the provider is created, never at import. */
@@ -49,6 +50,8 @@ export function createProvider(spec: string | ModelSpec, options: CreateProvider
 
   const provider = ((): ChatProvider => {
     switch (parsed.provider) {
+      case 'script':
+        return new ScriptedProvider(readModelScript(parsed.path), parsed.path);
       case 'anthropic':
         return new AnthropicProvider({
           model: parsed.model,

@@ -9,14 +9,16 @@ export type ModelSpec =
   | { provider: 'offline' }
   | { provider: 'anthropic'; model: string }
   | { provider: 'openai'; model: string }
-  | { provider: 'openai-compatible'; model: string; baseUrl: string };
+  | { provider: 'openai-compatible'; model: string; baseUrl: string }
+  /** Turns replayed from a JSON file: tests, demos, reproducible runs. */
+  | { provider: 'script'; path: string };
 
 export type OnlineModelSpec = Exclude<ModelSpec, { provider: 'offline' }>;
 
 /** A spec string that names a provider, so the type checker knows a provider comes back for it. */
 export type OnlineModelSpecText = `${OnlineModelSpec['provider']}:${string}`;
 
-const ACCEPTED_FORMS = 'use offline, anthropic:MODEL, openai:MODEL or openai-compatible:MODEL@http://HOST:PORT/v1';
+const ACCEPTED_FORMS = 'use offline, anthropic:MODEL, openai:MODEL, openai-compatible:MODEL@http://HOST:PORT/v1 or script:PATH';
 
 /** Model names hold colons and dots (`qwen2.5-coder:7b`), never whitespace. */
 const modelNameSchema = z.string().regex(/^\S+$/);
@@ -37,6 +39,9 @@ export function parseModelSpec(text: string): ModelSpec {
     case 'anthropic':
     case 'openai':
       return { provider, model: modelNameOrThrow(rest, spec) };
+    case 'script':
+      if (rest.trim() === '') throw invalidSpec(`model spec "${spec}" names no script file`);
+      return { provider, path: rest };
     case 'openai-compatible': {
       // A URL may itself hold an `@` (user info), a model name does not: split at the first one.
       const at = rest.indexOf('@');
@@ -58,6 +63,8 @@ export function formatModelSpec(spec: ModelSpec): string {
       return 'offline';
     case 'openai-compatible':
       return `${spec.provider}:${spec.model}@${spec.baseUrl}`;
+    case 'script':
+      return `${spec.provider}:${spec.path}`;
     default:
       return `${spec.provider}:${spec.model}`;
   }

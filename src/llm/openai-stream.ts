@@ -81,7 +81,7 @@ export async function collectOpenAiStream(chunks: AsyncIterable<unknown>, contex
   const finished: ChatToolCall[] = ordered.map((call, position) => {
     if (call.name === '') throw malformedResponse(providerId, `tool call ${position} in the response has no function name`);
     // Some compatible servers send no call ids; any id works as long as the tool result echoes it.
-    return { id: call.id ?? `call_${position}`, name: call.name, arguments: parseToolArguments(call.json, call.name, providerId) };
+    return { id: call.id ?? `call_${position}`, name: call.name, ...parseToolArguments(call.json, call.name) };
   });
   const stopReason: ChatStopReason =
     refusal !== '' ? 'refusal' : (STOP_REASONS[finishReason] ?? (finished.length > 0 ? 'tool_calls' : 'end'));

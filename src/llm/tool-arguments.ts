@@ -1,14 +1,14 @@
-import { ProviderError } from './provider-error.js';
-
 /**
  * Parses the JSON a model streamed as a tool call's arguments. A call without arguments
- * streams nothing, which means `{}`; text that is not JSON is a malformed answer.
+ * streams nothing, which means `{}`. Text that is not JSON is the model's mistake, not the
+ * provider's: the call keeps the raw text and says what is wrong, so the caller can send the
+ * problem back to the model instead of failing the whole answer.
  */
-export function parseToolArguments(json: string, toolName: string, providerId: string): unknown {
-  if (json.trim() === '') return {};
+export function parseToolArguments(json: string, toolName: string): { arguments: unknown; argumentsError?: string } {
+  if (json.trim() === '') return { arguments: {} };
   try {
-    return JSON.parse(json) as unknown;
-  } catch (cause) {
-    throw new ProviderError('malformed', `${providerId}: the arguments of a call to tool "${toolName}" are not valid JSON`, { providerId, cause });
+    return { arguments: JSON.parse(json) as unknown };
+  } catch (error) {
+    return { arguments: json, argumentsError: `the arguments of the call to ${toolName} are not valid JSON (${(error as Error).message})` };
   }
 }

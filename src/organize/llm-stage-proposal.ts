@@ -104,7 +104,11 @@ export async function proposeStages(
         temperature: 0,
       });
       if (response.stopReason === 'refusal') rejected.push('stage proposal: refusal');
-      else answer = response.toolCalls.find((call) => call.name === PROPOSE_TOOL)?.arguments;
+      else {
+        const call = response.toolCalls.find((candidate) => candidate.name === PROPOSE_TOOL);
+        if (call?.argumentsError) rejected.push(`stage proposal: malformed output (${call.argumentsError})`);
+        else answer = call?.arguments;
+      }
     } catch (error) {
       if (!ProviderError.isInstance(error)) throw error;
       rejected.push(`stage proposal: provider error (${error.kind})`);

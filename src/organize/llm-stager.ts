@@ -141,7 +141,7 @@ export async function assignStagesWithModel(
         }
         const call = response.toolCalls.find((candidate) => candidate.name === ASSIGN_TOOL);
         const result = assignmentsSchema.safeParse(call?.arguments);
-        if (!result.success) report.rejected.push(`malformed output: ${call ? result.error.issues[0]?.message : `no ${ASSIGN_TOOL} call`}`);
+        if (!result.success) report.rejected.push(`malformed output: ${call ? (call.argumentsError ?? result.error.issues[0]?.message) : `no ${ASSIGN_TOOL} call`}`);
         else parsed = result.data;
       } catch (error) {
         if (!ProviderError.isInstance(error)) throw error;

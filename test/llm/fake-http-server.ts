@@ -75,7 +75,8 @@ function play(reply: ScriptedReply, response: ServerResponse): void {
       response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       for (const frame of reply.frames) response.write(frame);
       if (reply.kind === 'stream') response.end();
-      if (reply.kind === 'cut') response.socket?.destroy();
+      // Destroying at once would discard the frames still queued; cut only once they have been sent.
+      if (reply.kind === 'cut') response.write('', () => setTimeout(() => response.socket?.destroy(), 20));
       return;
   }
 }

@@ -24,6 +24,7 @@ describe('model specs', () => {
     // Ollama tags hold a colon; only the first one separates the provider.
     ['openai-compatible:qwen2.5-coder:7b@https://llm.internal/v1', { provider: 'openai-compatible', model: 'qwen2.5-coder:7b', baseUrl: 'https://llm.internal/v1' }],
     ['  anthropic:claude-x \n', { provider: 'anthropic', model: 'claude-x' }],
+    ['script:fixtures/scripts/fix-redact.json', { provider: 'script', path: 'fixtures/scripts/fix-redact.json' }],
   ])('parses %j', (text, spec) => {
     expect(parseModelSpec(text)).toEqual(spec);
     expect(formatModelSpec(parseModelSpec(text))).toBe(text.trim());
@@ -39,11 +40,12 @@ describe('model specs', () => {
     ['openai-compatible:@http://127.0.0.1:1/v1', 'names no model'],
     ['openai-compatible:qwen@ftp://host/v1', '"ftp://host/v1" in model spec'],
     ['openai-compatible:qwen@127.0.0.1:11434', 'not an http or https URL'],
+    ['script:', 'names no script file'],
   ])('rejects %j as INVALID_INPUT saying what is wrong', (text, problem) => {
     const failure = failureOf(text);
     expect(failure.code).toBe('INVALID_INPUT');
     expect(failure.message).toContain(problem);
     expect(failure.message).not.toContain('\n');
-    expect(failure.hint).toBe('use offline, anthropic:MODEL, openai:MODEL or openai-compatible:MODEL@http://HOST:PORT/v1');
+    expect(failure.hint).toBe('use offline, anthropic:MODEL, openai:MODEL, openai-compatible:MODEL@http://HOST:PORT/v1 or script:PATH');
   });
 });

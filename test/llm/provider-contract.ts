@@ -89,11 +89,10 @@ export function describeProviderContract(kit: ProtocolKit): void {
       ]);
     });
 
-    it('reports tool-call arguments that are not JSON as malformed, without retrying', async () => {
+    it('returns tool-call arguments that are not JSON as the raw text with what is wrong, without retrying', async () => {
       const server = await kit.start([kit.toolCallStream({ id: 'call_1', name: 'read_file', argumentPieces: ['{"path": ', 'src/index.ts}'] })]);
-      const error = await providerErrorOf(kit.provider(server, FAST_RETRIES).complete(QUESTION));
-      expect(error).toMatchObject({ kind: 'malformed', retryable: false });
-      expect(error.message).toContain('"read_file"');
+      const response = await kit.provider(server, FAST_RETRIES).complete(QUESTION);
+      expect(response.toolCalls).toEqual([{ id: 'call_1', name: 'read_file', arguments: '{"path": src/index.ts}', argumentsError: expect.stringMatching(/^the arguments of the call to read_file are not valid JSON/) }]);
       expect(server.requests).toHaveLength(1);
     });
 

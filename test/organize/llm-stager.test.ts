@@ -146,8 +146,8 @@ describe.each(PROVIDERS)('the llm stager through $name', (kind) => {
     const database = path.join(scratchDirectory(), 'handbook.db');
     const summary = await buildHandbook(FIXTURE, { database, ...kind.options(server.url) });
     expect(summary.stager).toMatchObject({ kind: 'llm', fallbackUnits: UNIT_COUNT });
-    expect(summary.model!.rejected[0]).toMatch(/malformed/);
-    expect(summary.model!.rejected[0]).toMatch(/^stage proposal: provider error \(malformed\)/);
+    expect(summary.model!.rejected[0]).toMatch(/^stage proposal: malformed output \(the arguments of the call to propose_stages are not valid JSON/);
+    expect(summary.model!.rejected[1]).toMatch(/^malformed output: the arguments of the call to assign_stages are not valid JSON/);
     const offline = path.join(scratchDirectory(), 'offline.db');
     await buildHandbook(FIXTURE, { database: offline });
     expect([...primaryStages(database).stageOf]).toEqual([...primaryStages(offline).stageOf]);
