@@ -8,7 +8,7 @@ let libTexts: Map<string, string> | undefined;
 const libSourceFiles = new Map<string, ts.SourceFile>();
 
 /** The standard library declarations that ship inside ts-morph, so no TypeScript install is needed. */
-function libFiles(): Map<string, string> {
+export function libFiles(): Map<string, string> {
   libTexts ??= new Map(getLibFiles().map((lib) => [`${libFolderInMemoryPath}/${lib.fileName}`, lib.text]));
   return libTexts;
 }

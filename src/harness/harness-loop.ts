@@ -1,0 +1,358 @@
+import path from 'node:path';
+import type { ChatMessage, ChatProvider, ChatResponse } from '../llm/chat-types.js';
+import { ProviderError } from '../llm/provider-error.js';
+import { actionRequest, assistantMessage, readActions, resultMessages, type ActionResult, type ModelAction, type ToolMode } from '../llm/tool-modes.js';
+import { DEFAULT_APPROVAL_POLICY, decideApproval, type ApprovalPolicy, type Approver } from './approval-policy.js';
+import type { EventStream } from './events.js';
+import { ExitCriteriaVerifier, type CriterionStatus } from './exit-criteria.js';
+import { findHallucinatedImports } from './import-check.js';
+import { findAnnouncedIntent, reconcileMessage } from './intent-reconciler.js';
+import { LoopGuards, type LoopFinding } from './loop-guards.js';
+import { ReadLedger } from './read-ledger.js';
+import { runShellCommand } from './run-shell-command.js';
+import type { TaskSpec } from './task.js';
+import { systemPrompt, taskMessage } from './task-prompt.js';
+import { TaskStateMachine, type StateReason, type TerminalState } from './task-state.js';
+import type { SearchFunction, ToolContext } from './tool-context.js';
+import { isTerminalTool, type ToolOutput } from './tool-contract.js';
+import { chatToolsOf, toolsOf, type AnyToolContract, type ToolSetName } from './tool-set.js';
+import { TERMINAL_TOOL_INPUTS } from './tools/terminal-tools.js';
+import { typecheckRepository } from './typecheck.js';
+import { PathRefused, Workspace } from './workspace.js';
+
+export interface HarnessRunOptions {
+  runId: string;
+  repo: string;
+  task: TaskSpec;
+  provider: ChatProvider;
+  /** The stronger model the escalation ladder switches to before it gives up. */
+  escalationProvider?: ChatProvider;
+  toolMode: ToolMode;
+  toolSet?: ToolSetName;
+  events: EventStream;
+  policy?: ApprovalPolicy;
+  /** Asks the user about calls whose rule is `ask`; without one they are denied. */
+  approver?: Approver;
+  search?: SearchFunction;
+  signal?: AbortSignal;
+  /** The most tokens one model turn may write (default 8192). */
+  maxTokens?: number;
+  /** How long run_command may run (default 10 minutes). */
+  commandTimeoutMs?: number;
+  /** The largest file one write may produce (default 2 MB). */
+  maxWriteBytes?: number;
+}
+
+export interface HarnessRunResult {
+  runId: string;
+  state: TerminalState;
+  reason: StateReason;
+  steps: number;
+  durationMs: number;
+  usage: { inputTokens: number; outputTokens: number };
+  /** Files the task's tools wrote, in the order first written. */
+  changedFiles: string[];
+  /** The exit criteria as last judged: verified afresh when the model declared completion. */
+  criteria: CriterionStatus[];
+  /** What the model said it did (task_complete), why it stopped (task_blocked) or what it asked (need_input). */
+  modelWords?: string;
+  model: string;
+}
+
+/** The words the harness says when a turn has no action; the model gets one and must act. */
+const TEXT_ONLY_REPLY = 'Your turn ended without a tool call. Every turn must end in tool calls, or in task_complete, task_blocked or need_input: act now.';
+
+const LADDER = ['nudge', 'redecompose', 'stronger_model', 'blocked'] as const;
+
+/**
+ * Runs one task to a terminal state. The model proposes; the harness validates every call,
+ * guards against loops, runs the tools, and decides completion from exit criteria it checks
+ * itself. Termination is guaranteed by max steps, the wall clock and the stall detector.
+ */
+export async function runHarnessTask(options: HarnessRunOptions): Promise<HarnessRunResult> {
+  const { events, task } = options;
+  const started = performance.now();
+  const deadline = AbortSignal.timeout(task.limits.wallClockMs);
+  const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
+  const machine = new TaskStateMachine((transition) => events.emit({ type: 'task_state', ...transition }));
+  const workspace = new Workspace(options.repo, task.scope);
+  const verifier = await ExitCriteriaVerifier.start(workspace, task.exitCriteria, {
+    runCheck: (check) => runShellCommand(check.command, { cwd: workspace.root, timeoutMs: check.timeoutMs, signal }),
+    typecheck: () => typecheckRepository(workspace.root),
+  });
+  const contracts = toolsOf(options.toolSet ?? 'executor');
+  const contractOf = new Map(contracts.map((contract) => [contract.name, contract]));
+  const chatTools = chatToolsOf(contracts);
+  const guards = new LoopGuards(task.limits);
+  const policy = options.policy ?? DEFAULT_APPROVAL_POLICY;
+
+  let version = 0;
+  let step = 0;
+  const changedFiles: string[] = [];
+  const createdFiles = new Set<string>();
+  const usage = { inputTokens: 0, outputTokens: 0 };
+  let criteria = await verifier.cheapStatus(version);
+
+  const context: ToolContext = {
+    workspace,
+    ledger: new ReadLedger(),
+    verifier,
+    get version() {
+      return version;
+    },
+    noteWrite(file) {
+      version++;
+      guards.noteWorkspaceChanged();
+      if (file !== undefined && !changedFiles.includes(file)) changedFiles.push(file);
+    },
+    createdFiles,
+    findHallucinatedImports: (file, oldText, newText) => findHallucinatedImports(workspace.root, file, oldText, newText, { pendingFiles: createdFiles }),
+    search: options.search,
+    onCheck: (check, outcome) => events.emit({ type: 'check_result', step, name: check.name, command: check.command, exitCode: outcome.exitCode, durationMs: outcome.durationMs, outputDigest: outcome.outputDigest, timedOut: outcome.timedOut }),
+    commandTimeoutMs: options.commandTimeoutMs ?? 600_000,
+    maxWriteBytes: options.maxWriteBytes ?? 2_000_000,
+  };
+
+  let provider = options.provider;
+  const finish = (state: TerminalState, reason: StateReason, modelWords?: string): HarnessRunResult => {
+    machine.moveTo(state, reason);
+    const durationMs = Math.round(performance.now() - started);
+    events.emit({ type: 'run_finished', state, reason, steps: step, durationMs, ...usage });
+    return { runId: options.runId, state, reason, steps: step, durationMs, usage: { ...usage }, changedFiles: [...changedFiles], criteria, ...(modelWords === undefined ? {} : { modelWords }), model: provider.id };
+  };
+
+  events.emit({ type: 'run_started', runId: options.runId, task: task.text, model: provider.id, toolMode: options.toolMode, repo: workspace.root });
+  machine.moveTo('IN_PROGRESS', { kind: 'started', detail: 'the model is working on the task' });
+
+  const system = systemPrompt(path.basename(workspace.root), contracts.some((contract) => contract.effect === 'write'));
+  const messages: ChatMessage[] = [{ role: 'user', content: taskMessage(task) }];
+  let ladder = 0;
+  let warnings = 0;
+  let misses = 0;
+  let stalledTurns = 0;
+  let bestSatisfied = criteria.filter((criterion) => criterion.satisfied).length;
+
+  /** Climbs one rung; returns the words for the model, or a reason to block when the ladder is spent. */
+  const escalate = (findings: readonly string[]): { note: string } | { blocked: StateReason } => {
+    let level = LADDER[Math.min(ladder++, LADDER.length - 1)]!;
+    if (level === 'stronger_model' && (!options.escalationProvider || provider === options.escalationProvider)) level = LADDER[Math.min(ladder++, LADDER.length - 1)]!;
+    if (level !== 'blocked') warnings++;
+    stalledTurns = 0;
+    const diagnosis = findings.join('; ');
+    events.emit({ type: 'escalated', step, level, detail: diagnosis });
+    switch (level) {
+      case 'nudge':
+        events.emit({ type: 'nudge', step, message: diagnosis });
+        return { note: `The harness stopped a loop: ${diagnosis}. Do something different from what you have been doing.` };
+      case 'redecompose':
+        return { note: `The harness stopped a loop again: ${diagnosis}. Stop and re-plan: list what the exit criteria still miss (${missingOf(criteria).join('; ') || 'see the task'}), break the rest of the work into small steps, and take the first one now. If it cannot be done, call task_blocked.` };
+      case 'stronger_model':
+        provider = options.escalationProvider!;
+        return { note: `A stronger model (${provider.id}) takes over after repeated loops: ${diagnosis}. Take a different approach.` };
+      case 'blocked':
+        return { blocked: { kind: 'loop', detail: `the harness broke a loop the model did not leave after ${warnings} warning(s): ${diagnosis}` } };
+    }
+  };
+
+  for (step = 1; ; step++) {
+    if (step > task.limits.maxSteps) {
+      step--;
+      return finish('FAILED', { kind: 'max_steps', detail: `the task used all ${task.limits.maxSteps} steps without completing` });
+    }
+    if (signal.aborted) {
+      step--;
+      return finish('FAILED', abortReason(deadline, task.limits.wallClockMs));
+    }
+
+    events.emit({ type: 'turn_started', step, model: provider.id });
+    events.emit({ type: 'model_request', step, model: provider.id, messages: messages.length, tools: chatTools.length });
+    let response: ChatResponse;
+    try {
+      response = await provider.complete(actionRequest(options.toolMode, { system, messages, maxTokens: options.maxTokens ?? 8192, signal }, chatTools), {
+        onRetry: (retry) => events.emit({ type: 'model_retry', step, attempt: retry.attempt, error: retry.error.message, delayMs: retry.delayMs }),
+      });
+    } catch (error) {
+      if (signal.aborted) return finish('FAILED', abortReason(deadline, task.limits.wallClockMs));
+      if (ProviderError.isInstance(error)) return finish('FAILED', { kind: 'provider', detail: error.message });
+      throw error;
+    }
+    usage.inputTokens += response.usage.inputTokens;
+    usage.outputTokens += response.usage.outputTokens;
+    events.emit({
+      type: 'model_response',
+      step,
+      model: response.model,
+      text: response.text,
+      toolCalls: response.toolCalls.map((call) => ({ id: call.id, name: call.name })),
+      stopReason: response.stopReason,
+      ...response.usage,
+    });
+
+    if (response.stopReason === 'refusal') {
+      // A refusal is a policy answer, not a transient failure: asking again would only repeat it.
+      return finish('BLOCKED', { kind: 'refusal', detail: `the model refused${response.refusal ? `: ${response.refusal}` : ''}; review the task before running it again` });
+    }
+
+    const reading = readActions(options.toolMode, response, step);
+    messages.push(assistantMessage(options.toolMode, response, reading));
+    if (reading.kind !== 'actions') {
+      misses++;
+      const missing = missingActionReply(reading, response.text);
+      events.emit({ type: 'action_missing', step, kind: missing.kind, detail: missing.detail });
+      if (misses >= task.limits.actionMisses) return finish('BLOCKED', { kind: 'no_action', detail: `the model ended ${misses} turns in a row without acting (last: ${missing.detail})` });
+      messages.push({ role: 'user', content: missing.reply });
+      continue;
+    }
+    misses = 0;
+
+    const results: ActionResult[] = [];
+    const notes: string[] = [];
+    const findings: string[] = [];
+    for (const action of reading.actions) {
+      events.emit({ type: 'tool_proposed', step, callId: action.id, tool: action.name, arguments: action.arguments });
+      if (isTerminalTool(action.name)) {
+        if (action.argumentsError !== undefined) {
+          results.push(reject(action, 'invalid-arguments', action.argumentsError));
+          continue;
+        }
+        const input = TERMINAL_TOOL_INPUTS[action.name].safeParse(action.arguments ?? {});
+        if (!input.success) {
+          results.push(reject(action, 'invalid-arguments', argumentProblem(action.name, input.error.issues)));
+          continue;
+        }
+        if (action.name === 'task_blocked') return finish('BLOCKED', { kind: 'model_blocked', detail: (input.data as { reason: string }).reason }, (input.data as { reason: string }).reason);
+        if (action.name === 'need_input') return finish('NEEDS_INPUT', { kind: 'question', detail: (input.data as { question: string }).question }, (input.data as { question: string }).question);
+        criteria = await verifier.verify(version, context.onCheck);
+        const missing = missingOf(criteria);
+        if (missing.length === 0) return finish('COMPLETE', { kind: 'verified', detail: 'every exit criterion passed when the harness checked it' }, (input.data as { summary: string }).summary);
+        events.emit({ type: 'complete_rejected', step, missing });
+        results.push({ action, isError: true, content: `Not complete: the harness checked the exit criteria and these fail:\n${missing.map((line) => `- ${line}`).join('\n')}` });
+        continue;
+      }
+      const outcome = await dispatch(action);
+      results.push(outcome.result);
+      findings.push(...outcome.findings.map((finding) => finding.message));
+    }
+
+    const verified = reading.actions.some((action) => action.name === 'task_complete');
+    const current = await verifier.cheapStatus(version);
+    // A verification this turn is the better account of where the task stands: keep it for the result.
+    if (!verified) criteria = current;
+    const satisfied = current.filter((criterion) => criterion.satisfied).length;
+    if (satisfied > bestSatisfied) {
+      bestSatisfied = satisfied;
+      guards.recordProgress();
+      stalledTurns = 0;
+      events.emit({ type: 'progress', step, satisfied: current.filter((criterion) => criterion.satisfied).map((criterion) => criterion.id), missing: missingOf(current) });
+    } else if (++stalledTurns >= task.limits.stallTurns) {
+      const message = `no progress against the exit criteria for ${stalledTurns} turns`;
+      events.emit({ type: 'loop_detected', step, kind: 'stall', message });
+      findings.push(message);
+    }
+    if (findings.length > 0) {
+      const rung = escalate(findings);
+      if ('blocked' in rung) return finish('BLOCKED', rung.blocked);
+      notes.push(rung.note);
+    }
+    messages.push(...resultMessages(options.toolMode, results, notes.length === 0 ? undefined : notes.join('\n\n')));
+  }
+
+  function reject(action: ModelAction, rule: string, reason: string): ActionResult {
+    events.emit({ type: 'tool_rejected', step, callId: action.id, tool: action.name, rule, reason });
+    return { action, isError: true, content: `Rejected (${rule}): ${reason}` };
+  }
+
+  async function dispatch(action: ModelAction): Promise<{ result: ActionResult; findings: LoopFinding[] }> {
+    if (action.argumentsError !== undefined) return { result: reject(action, 'invalid-arguments', action.argumentsError), findings: [] };
+    const contract = contractOf.get(action.name);
+    if (!contract) return { result: reject(action, 'unknown-tool', `there is no tool named "${action.name}"; the tools are ${chatTools.map((tool) => tool.name).join(', ')}`), findings: [] };
+    const input = contract.input.safeParse(action.arguments ?? {});
+    if (!input.success) return { result: reject(action, 'invalid-arguments', argumentProblem(action.name, input.error.issues)), findings: [] };
+
+    const refused = guards.check(action.name, input.data);
+    if (refused) {
+      events.emit({ type: 'loop_detected', step, kind: refused.kind, message: refused.message });
+      return { result: reject(action, refused.kind, refused.message), findings: [refused] };
+    }
+
+    const approval = await decideApproval(contract, input.data, policy, options.approver);
+    if (approval.rule === 'ask') events.emit({ type: 'approval_requested', step, callId: action.id, tool: action.name, arguments: input.data });
+    if (approval.rule === 'ask' || !approval.approved) events.emit({ type: 'approval_decided', step, callId: action.id, tool: action.name, approved: approval.approved, by: approval.by });
+    if (!approval.approved) {
+      const why = approval.by === 'non_interactive' ? 'needs approval and nobody can give it in a non-interactive run (allow it in the policy file)' : approval.by === 'user' ? 'was declined by the user' : 'is denied by the approval policy';
+      return { result: reject(action, 'approval', `${action.name} ${why}`), findings: [] };
+    }
+
+    const callStarted = performance.now();
+    const output = await runContract(contract, input.data);
+    const durationMs = Math.round(performance.now() - callStarted);
+    const findings = guards.record(action.name, input.data, { ok: output.ok, effect: contract.effect, ...(output.ok ? {} : { error: failureKey(output) }) });
+    for (const finding of findings) events.emit({ type: 'loop_detected', step, kind: finding.kind, message: finding.message });
+    if (output.rule !== undefined) return { result: reject(action, output.rule, output.content), findings };
+    events.emit({
+      type: 'tool_result',
+      step,
+      callId: action.id,
+      tool: action.name,
+      effect: contract.effect,
+      ok: output.ok,
+      summary: output.content.split('\n')[0]!.slice(0, 200),
+      durationMs,
+      ...(output.data ? { data: output.data } : {}),
+    });
+    return { result: { action, isError: !output.ok, content: output.content }, findings };
+  }
+
+  /** Runs a tool under its timeout; only read-only or repeat-safe tools are tried again after a throw. */
+  async function runContract(contract: AnyToolContract, input: unknown): Promise<ToolOutput> {
+    const attempts = 1 + (contract.effect === 'read' || contract.repeatSafe ? contract.retries : 0);
+    let lastError: unknown;
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      const callSignal = AbortSignal.any([signal, AbortSignal.timeout(contract.timeoutMs)]);
+      try {
+        return await withTimeout(contract.run(input, context, callSignal), callSignal, contract);
+      } catch (error) {
+        if (error instanceof PathRefused) return { ok: false, content: error.message, rule: error.rule };
+        lastError = error;
+        if (signal.aborted) break;
+      }
+    }
+    return { ok: false, content: `${contract.name} failed: ${lastError instanceof Error ? lastError.message : String(lastError)}` };
+  }
+}
+
+function withTimeout<T>(work: Promise<T>, signal: AbortSignal, contract: AnyToolContract): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => reject(new Error(signal.reason instanceof DOMException && signal.reason.name === 'TimeoutError' ? `timed out after ${contract.timeoutMs} ms` : 'the run was stopped'));
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/** What the circuit breaker compares between failures: exit code and exact output for commands, the message otherwise. */
+function failureKey(output: ToolOutput): string {
+  const digest = output.data?.outputDigest;
+  if (typeof digest === 'string') return `exit ${String(output.data?.exitCode)} output ${digest}`;
+  return output.content.split('\n')[0] ?? output.content;
+}
+
+function missingOf(criteria: readonly CriterionStatus[]): string[] {
+  return criteria.filter((criterion) => !criterion.satisfied).map((criterion) => criterion.detail);
+}
+
+function argumentProblem(tool: string, issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>): string {
+  const list = issues.slice(0, 5).map((issue) => `${issue.path.length === 0 ? 'arguments' : issue.path.map(String).join('.')}: ${issue.message}`);
+  return `the arguments of ${tool} are not valid: ${list.join('; ')}`;
+}
+
+function missingActionReply(reading: { kind: 'none' } | { kind: 'malformed'; problem: string }, text: string): { kind: 'text_only' | 'announced' | 'malformed'; detail: string; reply: string } {
+  if (reading.kind === 'malformed') return { kind: 'malformed', detail: reading.problem, reply: `Your action could not be read: ${reading.problem}. Write it again, correctly.` };
+  const intent = findAnnouncedIntent(text);
+  if (intent) return { kind: 'announced', detail: intent.sentence, reply: reconcileMessage(intent) };
+  return { kind: 'text_only', detail: text.trim().slice(0, 160) || '(empty turn)', reply: TEXT_ONLY_REPLY };
+}
+
+function abortReason(deadline: AbortSignal, wallClockMs: number): StateReason {
+  return deadline.aborted ? { kind: 'wall_clock', detail: `the task ran past its ${wallClockMs} ms wall-clock limit` } : { kind: 'aborted', detail: 'the run was stopped' };
+}

@@ -1,0 +1,35 @@
+import { locatorId } from './exit-criteria.js';
+import type { TaskSpec } from './task.js';
+
+/** The rules the model works under; the harness enforces each of them whatever the model makes of this text. */
+export function systemPrompt(repoName: string, writes: boolean): string {
+  return [
+    `You work on the repository "${repoName}" inside a harness, through tools only.`,
+    'Rules:',
+    '- End every turn with one or more tool calls, or with exactly one of task_complete, task_blocked or need_input. A turn of text alone is not accepted, and saying you will do something is not doing it.',
+    ...(writes
+      ? [
+          '- Read a region with read_file before you edit it. edit_file replaces one exact, unique occurrence of old_text.',
+          '- Import only packages the project already depends on and symbols that exist.',
+          '- Write only inside the task scope.',
+        ]
+      : ['- You may only read: you have no tools that change files.']),
+    '- When you call task_complete, the harness runs the exit criteria itself. If any fails, you are told what is missing and the task goes on.',
+    '- If the task cannot be done, call task_blocked with the reason; if it needs a decision only the user can make, call need_input. Never guess.',
+    '- Do not repeat a call that already gave its answer; if an approach keeps failing, change it.',
+  ].join('\n');
+}
+
+/** The first user message: the task, its scope and every exit criterion, each with how to meet it. */
+export function taskMessage(task: TaskSpec): string {
+  const criteria = task.exitCriteria;
+  const lines = [
+    ...criteria.checks.map((check) => `- check "${check.name}": \`${check.command}\` must exit 0 (run it with run_check {"name": "${check.name}"})`),
+    ...criteria.filesMustChange.map((file) => `- ${file} must change`),
+    ...criteria.targetsMustChange.map((target) => `- ${locatorId(target)} must change (it is a plan target)`),
+    ...criteria.locatorsMustStayFresh.map((locator) => `- ${locatorId(locator)} must stay as it is`),
+    ...(criteria.typecheck ? ['- the repository must type-check without errors'] : []),
+  ];
+  const scope = task.scope.length === 0 ? 'anywhere in the repository' : task.scope.join(', ');
+  return [`Task: ${task.text}`, '', `Scope for writes: ${scope}`, '', 'Exit criteria (the harness checks them itself):', ...lines].join('\n');
+}

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+
+/**
+ * A task as the harness runs it. Everything that decides whether the task is done lives
+ * here as data, so the harness can check it itself: a model saying "done" proves nothing.
+ */
+
+const checkSchema = z.object({
+  /** How the model names the check in `run_check`; unique within the task. */
+  name: z.string().min(1).regex(/^[\w.:-]+$/, 'a check name holds letters, digits and . _ : - only'),
+  /** A shell command run in the repository; the check passes when it exits 0. */
+  command: z.string().min(1),
+  timeoutMs: z.number().int().positive().default(300_000),
+});
+export type ExitCheck = z.output<typeof checkSchema>;
+
+const locatorSchema = z.object({
+  file: z.string().min(1),
+  /** A symbol path inside the file (`Class.method`), as the program graph names units. */
+  symbol: z.string().min(1),
+  /** The unit's content hash when the locator was taken; fresh means the unit still has it. */
+  hash: z.string().min(1).optional(),
+});
+export type TaskLocator = z.output<typeof locatorSchema>;
+
+export const exitCriteriaSchema = z.object({
+  checks: z.array(checkSchema).default([]),
+  /** Files whose bytes must differ from the start of the task. */
+  filesMustChange: z.array(z.string().min(1)).default([]),
+  /** Plan targets: units whose text must differ from the start of the task. */
+  targetsMustChange: z.array(locatorSchema).default([]),
+  /** Units that must still be found, unchanged, when the task ends. */
+  locatorsMustStayFresh: z.array(locatorSchema).default([]),
+  /** Whether the repository's TypeScript must type-check without errors. */
+  typecheck: z.boolean().default(false),
+});
+export type ExitCriteria = z.output<typeof exitCriteriaSchema>;
+
+export const limitsSchema = z.object({
+  /** Model turns before the task fails. */
+  maxSteps: z.number().int().positive().default(24),
+  wallClockMs: z.number().int().positive().default(30 * 60_000),
+  /** Turns in a row without progress against the exit criteria before the stall detector acts. */
+  stallTurns: z.number().int().positive().default(8),
+  /** The same call (tool and normalized arguments) this many times is blocked. */
+  repeatLimit: z.number().int().min(2).default(3),
+  /** The same command failing with the same error this many times forbids it for the task. */
+  breakerLimit: z.number().int().min(1).default(3),
+  /** Write and exec effects without progress before the progress budget breaks. */
+  effectsWithoutProgress: z.number().int().positive().default(10),
+  /** Calls of one tool in the whole task. */
+  callsPerTool: z.number().int().positive().default(60),
+  /** Turns of text alone (or announced actions not taken) before the task is blocked. */
+  actionMisses: z.number().int().positive().default(3),
+});
+export type TaskLimits = z.output<typeof limitsSchema>;
+
+export const taskSpecSchema = z.object({
+  text: z.string().trim().min(1, 'the task text is empty'),
+  exitCriteria: exitCriteriaSchema.default(exitCriteriaSchema.parse({})),
+  /** Globs, relative to the repository, that write tools may touch; empty means anywhere in the repository. */
+  scope: z.array(z.string().min(1)).default([]),
+  limits: limitsSchema.default(limitsSchema.parse({})),
+  /** The plan this task executes, when it executes one. */
+  planId: z.string().min(1).optional(),
+});
+export type TaskSpec = z.output<typeof taskSpecSchema>;
+export type TaskSpecInput = z.input<typeof taskSpecSchema>;

@@ -1,0 +1,38 @@
+import type { ExitCriteriaVerifier } from './exit-criteria.js';
+import type { ImportProblem } from './import-check.js';
+import type { ReadLedger } from './read-ledger.js';
+import type { CommandOutcome } from './run-shell-command.js';
+import type { ExitCheck } from './task.js';
+import type { Workspace } from './workspace.js';
+
+/** One place the handbook's router found for a request. */
+export interface SearchHit {
+  file: string;
+  symbol: string;
+  line: number;
+  endLine: number;
+  stage?: string;
+  why?: string;
+}
+
+export type SearchFunction = (query: string, limit: number) => Promise<SearchHit[]>;
+
+/** What tools may see and change of a running task; the loop owns it and hands it to every call. */
+export interface ToolContext {
+  workspace: Workspace;
+  ledger: ReadLedger;
+  verifier: ExitCriteriaVerifier;
+  /** Bumps on every write, so check results and reads from before it are known to be old. */
+  readonly version: number;
+  /** Called after a tool changed the workspace (a file, or anything a command may have touched). */
+  noteWrite(file?: string): void;
+  /** Files this task created, which count as existing for the import check before they are on disk. */
+  createdFiles: ReadonlySet<string>;
+  findHallucinatedImports(file: string, oldText: string | undefined, newText: string): ImportProblem[];
+  /** The handbook's router; absent when the repository has no handbook. */
+  search: SearchFunction | undefined;
+  /** Reports a check that ran, for the event stream. */
+  onCheck(check: ExitCheck, outcome: CommandOutcome): void;
+  commandTimeoutMs: number;
+  maxWriteBytes: number;
+}

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import type { ChatTool } from '../llm/chat-types.js';
+import type { ToolContext } from './tool-context.js';
+import { TERMINAL_TOOLS, type ToolContract } from './tool-contract.js';
+import { runCheckTool, runCommandTool } from './tools/exec-tools.js';
+import { listFilesTool, readFileTool, searchTool } from './tools/read-tools.js';
+import { TERMINAL_TOOL_DESCRIPTIONS, TERMINAL_TOOL_INPUTS } from './tools/terminal-tools.js';
+import { createFileTool, deleteFileTool, editFileTool } from './tools/write-tools.js';
+
+// Contracts differ in their input types; the loop checks input with each one's own schema before run().
+export type AnyToolContract = ToolContract<any, ToolContext>;
+
+/** `executor` edits under the task's scope; `planner` only reads. */
+export type ToolSetName = 'executor' | 'planner';
+
+const READ_TOOLS: AnyToolContract[] = [readFileTool, listFilesTool, searchTool];
+const EXECUTOR_TOOLS: AnyToolContract[] = [...READ_TOOLS, editFileTool, createFileTool, deleteFileTool, runCheckTool, runCommandTool];
+
+export function toolsOf(set: ToolSetName): AnyToolContract[] {
+  return set === 'executor' ? EXECUTOR_TOOLS : READ_TOOLS;
+}
+
+/** The tools as the model is told about them: every contract plus the terminal signals, each with its JSON schema. */
+export function chatToolsOf(contracts: readonly AnyToolContract[]): ChatTool[] {
+  const tools = contracts.map((contract) => ({ name: contract.name, description: contract.description, inputSchema: jsonSchemaOf(contract.input) }));
+  const terminal = TERMINAL_TOOLS.map((name) => ({ name, description: TERMINAL_TOOL_DESCRIPTIONS[name], inputSchema: jsonSchemaOf(TERMINAL_TOOL_INPUTS[name]) }));
+  return [...tools, ...terminal];
+}
+
+function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
+  // `io: 'input'` describes what the model may send (defaults optional); refinements have no JSON form and are checked on receipt.
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  return rest;
+}
