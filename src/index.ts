@@ -43,3 +43,13 @@ export {
   type WatchErrorEvent,
   type WatchClosedEvent,
 } from './watch/watch-handbook.js';
+export { runTask, type RunTaskOptions, type RunTaskResult } from './api/run-task.js';
+export type { HarnessRunResult } from './harness/harness-loop.js';
+export { harnessEventSchema, type HarnessEvent, type HarnessEventType } from './harness/events.js';
+export { readEventLog } from './harness/event-log.js';
+export { taskSpecSchema, type TaskSpec, type TaskSpecInput, type ExitCriteria, type TaskLimits } from './harness/task.js';
+export { TASK_STATES, type TaskState, type TerminalState, type StateReason } from './harness/task-state.js';
+export { approvalPolicySchema, type ApprovalPolicy, type Approver, type ApprovalRequest } from './harness/approval-policy.js';
+export type { CriterionStatus } from './harness/exit-criteria.js';
+export { TOOL_MODES, type ToolMode } from './llm/tool-modes.js';
+export { ScriptedProvider, modelScriptSchema, type ModelScript } from './llm/scripted-provider.js';

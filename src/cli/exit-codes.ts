@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../index.js';
+import type { ErrorCode, TaskState } from '../index.js';
 
 /** Documented exit codes: scripts may rely on them. */
 export const EXIT = {
@@ -9,7 +9,27 @@ export const EXIT = {
   database: 4,
   /** `status`: the handbook is stale (entries changed or frozen since the build). */
   stale: 5,
+  /** `run`: the task ended BLOCKED (the model or the harness stopped it, e.g. a loop or a refusal). */
+  taskBlocked: 6,
+  /** `run`: the task ended NEEDS_INPUT (the model asked a question). */
+  taskNeedsInput: 7,
+  /** `run`: the task ended FAILED (steps, time or the provider ran out). */
+  taskFailed: 8,
 } as const;
+
+/** Only a COMPLETE task, whose exit criteria the harness verified, exits 0. */
+export function exitCodeForTask(state: TaskState): number {
+  switch (state) {
+    case 'COMPLETE':
+      return EXIT.ok;
+    case 'BLOCKED':
+      return EXIT.taskBlocked;
+    case 'NEEDS_INPUT':
+      return EXIT.taskNeedsInput;
+    default:
+      return EXIT.taskFailed;
+  }
+}
 
 export function exitCodeFor(code: ErrorCode): number {
   switch (code) {

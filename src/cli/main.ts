@@ -2,8 +2,10 @@
 import { writeFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { z } from 'zod';
-import { askHandbook, buildHandbook, DEFAULT_DEBOUNCE_MS, handbookStatus, HandbookError, openHandbook, renderHandbook, syncHandbook, watchHandbook } from '../index.js';
-import { EXIT, exitCodeFor } from './exit-codes.js';
+import { askHandbook, buildHandbook, DEFAULT_DEBOUNCE_MS, handbookStatus, HandbookError, openHandbook, renderHandbook, runTask, syncHandbook, TOOL_MODES, watchHandbook } from '../index.js';
+import { terminalApprover } from './approval-prompt.js';
+import { EXIT, exitCodeFor, exitCodeForTask } from './exit-codes.js';
+import { formatRunEvent, formatRunResult } from './format-run.js';
 import { formatAsk, formatStatus, formatSync, formatNeighbours, formatOverview, formatRegister, formatSlot, formatStage, formatSummary, formatUnit, formatWatchEvent } from './format.js';
 import { createProgressReporter } from './progress.js';
 
@@ -37,6 +39,37 @@ const readOptionsSchema = z.object({
 
 const renderOptionsSchema = readOptionsSchema.extend({ out: z.string().min(1).optional() });
 const askOptionsSchema = readOptionsSchema.extend({ limit: z.coerce.number().int().positive().max(500).optional(), explain: z.boolean().optional() });
+
+const runOptionsSchema = z
+  .object({
+    task: z.string().trim().min(1),
+    check: z.array(z.string().trim().min(1)).optional(),
+    mustChange: z.array(z.string().min(1)).optional(),
+    typecheck: z.boolean().optional(),
+    scope: z.array(z.string().min(1)).optional(),
+    model: z.string().min(1),
+    escalate: z.string().min(1).optional(),
+    toolMode: z.enum(TOOL_MODES).optional(),
+    repo: z.string().min(1).default('.'),
+    maxSteps: z.coerce.number().int().positive().optional(),
+    wallClock: z.coerce.number().int().positive().optional(),
+    policy: z.string().min(1).optional(),
+    json: z.boolean().optional(),
+    quiet: z.boolean().optional(),
+  })
+  .strict();
+
+/** A check's name for run_check, from its command: `npm test` → `npm-test`, numbered when two collide. */
+function checkNames(commands: readonly string[]): Array<{ name: string; command: string }> {
+  const used = new Set<string>();
+  return commands.map((command) => {
+    const base = command.toLowerCase().replace(/[^\w.:-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40) || 'check';
+    let name = base;
+    for (let suffix = 2; used.has(name); suffix++) name = `${base}-${suffix}`;
+    used.add(name);
+    return { name, command };
+  });
+}
 
 function parseOptions<T>(schema: z.ZodType<T>, raw: unknown): T {
   const parsed = schema.safeParse(raw);
@@ -146,6 +179,58 @@ export function createProgram(): Command {
         process.on('SIGINT', stop);
         process.on('SIGTERM', stop);
       });
+    });
+
+  program
+    .command('run')
+    .description('run a task with a model through the embedded harness loop; the harness verifies the exit criteria itself (exit 0 only when COMPLETE)')
+    .requiredOption('--task <text>', 'what to do, in words')
+    .requiredOption('--model <spec>', 'anthropic:MODEL | openai:MODEL | openai-compatible:MODEL@URL | script:PATH')
+    .option('--check <command...>', 'a shell command that must exit 0 for the task to be complete (repeatable)')
+    .option('--must-change <file...>', 'a file that must change for the task to be complete')
+    .option('--typecheck', 'the repository must type-check for the task to be complete')
+    .option('--scope <glob...>', 'where writes are allowed (default: anywhere in the repository)')
+    .option('--repo <dir>', 'repository folder', '.')
+    .option('--max-steps <n>', 'model turns before the task fails (default 24)')
+    .option('--wall-clock <seconds>', 'time before the task fails (default 1800)')
+    .option('--tool-mode <mode>', `how the model calls tools: ${TOOL_MODES.join(' | ')} (default native)`)
+    .option('--escalate <spec>', 'a stronger model to switch to when the harness keeps breaking loops')
+    .option('--policy <file>', 'approval policy JSON: {"tools": {"run_command": "auto"}, "commands": {"allow": ["npm test"]}}')
+    .option('--quiet', 'no live event lines on stderr')
+    .option('--json', 'print the result as JSON on stdout')
+    .action(async (raw: unknown) => {
+      const options = parseOptions(runOptionsSchema, raw);
+      const controller = new AbortController();
+      const stop = (): void => controller.abort();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      const approver = terminalApprover();
+      try {
+        const result = await runTask(options.repo, {
+          task: {
+            text: options.task,
+            exitCriteria: { checks: checkNames(options.check ?? []), filesMustChange: options.mustChange ?? [], typecheck: options.typecheck === true },
+            scope: options.scope ?? [],
+            limits: {
+              ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
+              ...(options.wallClock === undefined ? {} : { wallClockMs: options.wallClock * 1000 }),
+            },
+          },
+          model: options.model,
+          ...(options.escalate ? { escalate: options.escalate } : {}),
+          ...(options.toolMode ? { toolMode: options.toolMode } : {}),
+          ...(options.policy ? { policy: options.policy } : {}),
+          ...(approver ? { approver } : {}),
+          ...(options.quiet ? {} : { onEvent: (event) => process.stderr.write(`${formatRunEvent(event)}\n`) }),
+          signal: controller.signal,
+        });
+        if (options.json) printJson(result);
+        else print(formatRunResult(result));
+        process.exitCode = exitCodeForTask(result.state);
+      } finally {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+      }
     });
 
   readOptions(program.command('overview').description('what the harness is, its stages in order, entry points and the state that couples stages'))

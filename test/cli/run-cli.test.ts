@@ -1,0 +1,70 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { act, call, copyOfTaskFixture, FIX_REDACT, READ_REDACT, writeScript } from '../helpers/harness-run.js';
+import { CLI, PROJECT_ROOT, scratchDirectory } from '../helpers/paths.js';
+
+function handbook(args: string[]) {
+  const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'] });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function runArgs(repo: string, script: string, extra: string[] = []): string[] {
+  return ['run', '--repo', repo, '--task', 'Mask API keys in captured tool output', '--check', 'node test/redact.test.mjs', '--model', `script:${script}`, ...extra];
+}
+
+describe('handbook run', () => {
+  it('runs the README script on the task fixture: COMPLETE, exit 0, a live line per event on stderr', () => {
+    const repo = copyOfTaskFixture();
+    const result = handbook(runArgs(repo, path.join(PROJECT_ROOT, 'fixtures/scripts/fix-redact.json')));
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^COMPLETE: every exit criterion passed/);
+    expect(result.stdout).toMatch(/✓ check node-test-redact\.test\.mjs/);
+    const log = result.stdout.match(/events\s+(\S+)/)![1]!;
+    const lines = readFileSync(log, 'utf8').trim().split('\n');
+    expect(result.stderr.trim().split('\n')).toHaveLength(lines.length);
+    expect(result.stderr).toMatch(/completion rejected: check node-test-redact\.test\.mjs/);
+    expect(readFileSync(path.join(repo, 'src/redact.js'), 'utf8')).toContain("'sk-***'");
+  });
+
+  it('prints the result as JSON with --json and exits by the final state: 6 blocked, 7 needs input, 8 failed', () => {
+    const repo = copyOfTaskFixture();
+    const complete = handbook(runArgs(repo, writeScript([act(READ_REDACT), act(FIX_REDACT), act(call('task_complete', { summary: 'fixed' }))]), ['--json', '--quiet']));
+    expect(complete.code).toBe(0);
+    expect(complete.stderr).toBe('');
+    expect(JSON.parse(complete.stdout)).toMatchObject({ state: 'COMPLETE', changedFiles: ['src/redact.js'], criteria: [{ id: 'check:node-test-redact.test.mjs', satisfied: true }] });
+
+    const blocked = handbook(runArgs(copyOfTaskFixture(), writeScript([act(call('task_blocked', { reason: 'no idea' }))]), ['--json', '--quiet']));
+    expect([blocked.code, JSON.parse(blocked.stdout).state]).toEqual([6, 'BLOCKED']);
+    const asked = handbook(runArgs(copyOfTaskFixture(), writeScript([act(call('need_input', { question: 'which keys?' }))]), ['--json', '--quiet']));
+    expect([asked.code, JSON.parse(asked.stdout).state]).toEqual([7, 'NEEDS_INPUT']);
+    const failed = handbook(runArgs(copyOfTaskFixture(), writeScript([act(READ_REDACT)]), ['--json', '--quiet']));
+    expect([failed.code, JSON.parse(failed.stdout).reason.detail]).toEqual([8, expect.stringContaining('script exhausted')]);
+  });
+
+  it('answers bad input with one line, no stack trace, exit 2', () => {
+    const repo = copyOfTaskFixture();
+    const script = writeScript([act(READ_REDACT)]);
+    const badScript = path.join(scratchDirectory(), 'bad.json');
+    writeFileSync(badScript, JSON.stringify({ turns: [{ tool_calls: [{ arguments: {} }] }] }));
+    const cases: Array<[string[], RegExp]> = [
+      [['run', '--repo', repo, '--task', 'x', '--model', `script:${script}`], /no exit criteria/],
+      [['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', 'offline'], /a task needs a model/],
+      [['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', 'script:/no/such/script.json'], /model script \/no\/such\/script\.json does not exist/],
+      [['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', `script:${badScript}`], /is not valid at turns\.0/],
+      [['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', `script:${script}`, '--tool-mode', 'xml'], /invalid option --tool-mode/],
+      [['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', `script:${script}`, '--max-steps', '0'], /invalid option --max-steps/],
+      [['run', '--repo', path.join(repo, 'nope'), '--task', 'x', '--check', 'true', '--model', `script:${script}`], /repository not found/],
+      [['run', '--repo', repo, '--task', '   ', '--check', 'true', '--model', `script:${script}`], /invalid option --task/],
+      [['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', `script:${script}`, '--policy', script], /approval policy .* is not valid/],
+    ];
+    for (const [args, pattern] of cases) {
+      const result = handbook(args);
+      expect({ args, code: result.code, lines: result.stderr.trim().split('\n').length }).toEqual({ args, code: 2, lines: 1 });
+      expect(result.stderr).toMatch(pattern);
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+      expect(result.stdout).toBe('');
+    }
+  });
+});
