@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { discoverFiles } from '../analyze/discover-files.js';
 import { shortHash } from '../graph/content-hash.js';
 import { LiveResolver, type LocatorStatus } from '../locate/live-resolver.js';
+import { acceptanceStatuses, type AcceptanceStatus } from '../harness/acceptance.js';
 import { currentCommit } from './git-commit.js';
 import { handbookSettingsSchema } from './handbook-settings.js';
 import { openHandbook, type Handbook } from './open-handbook.js';
@@ -21,6 +22,8 @@ export interface StatusReport {
   /** Source files the build would analyze now that the handbook does not hold: code the map does not show yet. */
   newFiles: string[];
   fresh: boolean;
+  /** Acceptance records of harness runs, each checked against the files now: a write to a tested file invalidates its record. */
+  acceptance: AcceptanceStatus[];
 }
 
 /** The discovery options the handbook was built with, so status looks at the files a build would. */
@@ -73,6 +76,7 @@ export async function handbookStatus(root: string, options: { database?: string 
     moved,
     newFiles,
     fresh: counts.changed === 0 && counts.frozen === 0 && counts.moved === 0 && newFiles.length === 0,
+    acceptance: acceptanceStatuses(handbook.root),
   };
 }
 

@@ -15,12 +15,20 @@ export function formatRunEvent(event: HarnessEvent): string {
   switch (event.type) {
     case 'run_started':
       return `${at}run ${event.runId}: ${event.model} (${event.toolMode}) in ${event.repo}`;
+    case 'run_resumed':
+      return `${at}run ${event.runId} resumed after step ${event.stepsTaken}: ${event.model}`;
+    case 'operation_reconciled':
+      return `${at}cut-off ${event.tool} (operation ${event.opId.slice(0, 8)}): ${event.outcome.replace('_', ' ')}, ${clip(event.detail, 80)}`;
     case 'task_state':
       return `${at}task ${event.from} → ${event.to}: ${clip(event.reason.detail)}`;
     case 'turn_started':
       return `${at}turn ${event.step} (${event.model})`;
     case 'model_request':
-      return `${at}asking the model: ${event.messages} messages, ${event.tools} tools`;
+      return `${at}asking the model: ${event.messages} messages, ${event.tools} tools, about ${event.estimatedTokens} tokens`;
+    case 'compacted':
+      return `${at}compacted steps ${event.fromStep}-${event.toStep}: ${event.tokensBefore} → ${event.tokensAfter} tokens, ${event.promoted} facts kept in memory`;
+    case 'budget_exceeded':
+      return `${at}over the ${event.budget} token budget: ${event.tokens} > ${event.limit}`;
     case 'model_retry':
       return `${at}model call failed (attempt ${event.attempt}): ${clip(event.error, 80)}; retrying in ${event.delayMs} ms`;
     case 'model_response':
@@ -39,6 +47,8 @@ export function formatRunEvent(event: HarnessEvent): string {
       return `${at}check ${event.name}: ${event.timedOut ? 'timed out' : `exit ${event.exitCode}`} in ${event.durationMs} ms`;
     case 'progress':
       return `${at}progress: ${event.satisfied.length} criteria met, ${event.missing.length} to go`;
+    case 'accepted':
+      return `${at}accepted: ${event.files} files at snapshot ${event.snapshotDigest.slice(0, 12)}, record ${event.file}`;
     case 'complete_rejected':
       return `${at}completion rejected: ${clip(event.missing.join('; '))}`;
     case 'action_missing':
@@ -61,6 +71,7 @@ export function formatRunResult(result: RunTaskResult): string {
     `  changed    ${result.changedFiles.length === 0 ? 'no files' : result.changedFiles.join(', ')}`,
     ...result.criteria.map((criterion) => `  ${criterion.satisfied ? '✓' : '✗'} ${clip(criterion.detail, 120)}`),
     ...(result.modelWords ? [`  model said ${clip(result.modelWords, 200)}`] : []),
+    ...(result.acceptance ? [`  accepted   snapshot ${result.acceptance.snapshotDigest.slice(0, 12)}, record ${result.acceptance.file}`] : []),
     `  events     ${result.eventLog}`,
   ];
   return lines.join('\n');

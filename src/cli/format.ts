@@ -168,6 +168,10 @@ export function formatStatus(report: StatusReport): string {
   if (report.newFiles.length > 0) lines.push(`  new files  ${fileList(report.newFiles)} (not in the handbook yet)`);
   if (report.frozen.length > 20) lines.push(`  … and ${report.frozen.length - 20} more frozen`);
   if (!report.fresh) lines.push('  run `handbook sync` to bring the handbook up to date');
+  for (const record of report.acceptance.slice(-10)) {
+    const state = record.unreadable ? `unreadable (${record.unreadable})` : record.valid ? 'valid' : `invalid: ${fileList(record.changed)} changed since it was accepted`;
+    lines.push(`  accepted   run ${record.runId}: ${state}`);
+  }
   return lines.join('\n');
 }
 
