@@ -1,9 +1,14 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { z } from 'zod';
 import { assertRepositoryRoot } from '../analyze/repository-root.js';
 import { HandbookError } from '../errors.js';
 import { readApprovalPolicy, type ApprovalPolicy, type Approver } from '../harness/approval-policy.js';
-import { EventLog } from '../harness/event-log.js';
+import { EventLog, readEventLog } from '../harness/event-log.js';
+import { buildHandoff, type Handoff } from '../harness/handoff.js';
+import { OperationLog } from '../harness/operation-log.js';
+import { openRunMemory, type RunMemory } from '../store/run-memory.js';
+import { readJsonInput } from '../text/read-json-input.js';
 import { EventStream, type EventListener } from '../harness/events.js';
 import { ExitCriteriaVerifier } from '../harness/exit-criteria.js';
 import { runHarnessTask, type HarnessRunResult } from '../harness/harness-loop.js';
@@ -43,6 +48,14 @@ export interface RunTaskResult extends HarnessRunResult {
   eventLog: string;
 }
 
+export type ResumeTaskOptions = Omit<RunTaskOptions, 'task' | 'model' | 'toolMode' | 'toolSet'> & {
+  /** The model for the rest of the run (default: the one the run started with). */
+  model?: string;
+};
+
+/** What a run needs to be resumed, written when it starts. */
+const runRecordSchema = z.object({ task: taskSpecSchema, model: z.string(), toolMode: z.enum(TOOL_MODES), toolSet: z.enum(['executor', 'planner']) });
+
 /**
  * Runs a task in a repository with a model, through the embedded harness loop, logging every
  * event to .handbook/runs/<id>/events.jsonl. The task must carry exit criteria: completion is
@@ -61,34 +74,81 @@ export async function runTask(repo: string, options: RunTaskOptions): Promise<Ru
   }
   const toolMode = options.toolMode ?? 'native';
   if (!TOOL_MODES.includes(toolMode)) throw new HandbookError('INVALID_INPUT', `unknown tool mode "${String(toolMode)}"`, `use one of ${TOOL_MODES.join(', ')}`);
-  const provider = await onlineProvider(options.model, options.providerOptions);
+  const record = { task, model: options.model, toolMode, toolSet: options.toolSet ?? 'executor' } as const;
+  const folder = path.join(runsFolder(root, options), newRunId());
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(path.join(folder, 'run.json'), `${JSON.stringify(record, null, 2)}\n`);
+  return execute(root, folder, record, options, new EventStream());
+}
+
+/**
+ * Continues a run that was interrupted (killed, crashed, stopped) from what it wrote down:
+ * calls it cut off are reconciled first, calls it completed never run again, and the model
+ * starts from a fresh context with a handoff of the progress so far.
+ */
+export async function resumeTask(repo: string, runId: string, options: ResumeTaskOptions = {}): Promise<RunTaskResult> {
+  const root = assertRepositoryRoot(repo);
+  if (!/^[\w-]+$/.test(runId)) throw new HandbookError('INVALID_INPUT', `"${runId}" is not a run id`, 'run ids are listed under .handbook/runs/');
+  const folder = path.join(runsFolder(root, options), runId);
+  if (!existsSync(path.join(folder, 'run.json'))) throw new HandbookError('INVALID_INPUT', `no run ${runId} in ${path.dirname(folder)}`, 'pass the id `handbook run` printed');
+  const stored = readJsonInput(path.join(folder, 'run.json'), runRecordSchema, 'run record', 'the run folder is damaged; start the task again with `handbook run`');
+  const events = readEventLog(path.join(folder, 'events.jsonl'));
+  const finished = events.find((event) => event.type === 'run_finished');
+  if (finished) throw new HandbookError('INVALID_INPUT', `run ${runId} already ended ${finished.state}`, 'only an interrupted run can be resumed; start a new one with `handbook run`');
+  const record = { ...stored, model: options.model ?? stored.model };
+  const operations = new OperationLog(path.join(folder, 'operations.jsonl'));
+  const handoff = buildHandoff(root, events, operations);
+  return execute(root, folder, record, options, new EventStream(undefined, (events.at(-1)?.seq ?? -1) + 1), { operations, handoff });
+}
+
+async function execute(
+  root: string,
+  folder: string,
+  record: z.output<typeof runRecordSchema>,
+  options: Omit<RunTaskOptions, 'task' | 'model'>,
+  events: EventStream,
+  resume?: { operations: OperationLog; handoff: Handoff },
+): Promise<RunTaskResult> {
+  const provider = await onlineProvider(record.model, options.providerOptions);
   const escalationProvider = options.escalate === undefined ? undefined : await onlineProvider(options.escalate, options.providerOptions);
   const policy = typeof options.policy === 'string' ? readApprovalPolicy(options.policy) : options.policy;
-
   const search = handbookSearch(root);
-  const runId = newRunId();
-  const log = new EventLog(path.join(options.runsDirectory ?? path.join(root, '.handbook', 'runs'), runId, 'events.jsonl'));
-  const events = new EventStream();
+  const log = new EventLog(path.join(folder, 'events.jsonl'));
   events.on((event) => log.append(event));
   if (options.onEvent) events.on(options.onEvent);
 
-  const result = await runHarnessTask({
-    runId,
-    repo: root,
-    task,
-    provider,
-    ...(escalationProvider ? { escalationProvider } : {}),
-    toolMode,
-    ...(options.toolSet ? { toolSet: options.toolSet } : {}),
-    events,
-    ...(policy ? { policy } : {}),
-    ...(options.approver ? { approver: options.approver } : {}),
-    ...(search ? { search } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
-    ...(options.commandTimeoutMs === undefined ? {} : { commandTimeoutMs: options.commandTimeoutMs }),
-  });
-  return { ...result, eventLog: log.file };
+  const memory = openRunMemory(path.join(folder, 'memory.db'));
+  try {
+    return { ...(await runInFolder(memory)), eventLog: log.file };
+  } finally {
+    memory.close();
+  }
+
+  function runInFolder(memory: RunMemory): Promise<HarnessRunResult> {
+    return runHarnessTask({
+      runId: path.basename(folder),
+      repo: root,
+      task: record.task,
+      provider,
+      ...(escalationProvider ? { escalationProvider } : {}),
+      toolMode: record.toolMode,
+      toolSet: record.toolSet,
+      events,
+      operations: resume?.operations ?? new OperationLog(path.join(folder, 'operations.jsonl')),
+      ...(resume ? { resume: { stepsTaken: resume.handoff.stepsTaken, handoff: resume.handoff.text } } : {}),
+      ...(policy ? { policy } : {}),
+      ...(options.approver ? { approver: options.approver } : {}),
+      ...(search ? { search } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
+      ...(options.commandTimeoutMs === undefined ? {} : { commandTimeoutMs: options.commandTimeoutMs }),
+      memory,
+    });
+  }
+}
+
+function runsFolder(root: string, options: { runsDirectory?: string }): string {
+  return options.runsDirectory ?? path.join(root, '.handbook', 'runs');
 }
 
 async function onlineProvider(spec: string, options: CreateProviderOptions | undefined): Promise<ChatProvider> {

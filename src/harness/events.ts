@@ -12,9 +12,24 @@ const effect = z.enum(['read', 'write', 'exec', 'external']);
 
 const eventBodies = [
   z.object({ type: z.literal('run_started'), runId: z.string(), task: z.string(), model: z.string(), toolMode: z.string(), repo: z.string() }),
+  z.object({ type: z.literal('run_resumed'), runId: z.string(), stepsTaken: z.number().int(), model: z.string() }),
+  z.object({ type: z.literal('operation_reconciled'), step: z.number().int(), opId: z.string(), tool: z.string(), outcome: z.enum(['done', 'not_done', 'unknown']), detail: z.string() }),
   z.object({ type: z.literal('task_state'), from: state, to: state, reason }),
   z.object({ type: z.literal('turn_started'), step: z.number().int(), model: z.string() }),
-  z.object({ type: z.literal('model_request'), step: z.number().int(), model: z.string(), messages: z.number().int(), tools: z.number().int() }),
+  z.object({ type: z.literal('model_request'), step: z.number().int(), model: z.string(), messages: z.number().int(), tools: z.number().int(), estimatedTokens: z.number().int() }),
+  z.object({
+    type: z.literal('compacted'),
+    step: z.number().int(),
+    summarized: z.number().int(),
+    removedMessages: z.number().int(),
+    promoted: z.number().int(),
+    factIds: z.array(z.number().int()),
+    fromStep: z.number().int(),
+    toStep: z.number().int(),
+    tokensBefore: z.number().int(),
+    tokensAfter: z.number().int(),
+  }),
+  z.object({ type: z.literal('budget_exceeded'), step: z.number().int(), budget: z.enum(['context', 'turn', 'task']), limit: z.number().int(), tokens: z.number().int() }),
   z.object({ type: z.literal('model_retry'), step: z.number().int(), attempt: z.number().int(), error: z.string(), delayMs: z.number() }),
   z.object({
     type: z.literal('model_response'),
@@ -41,8 +56,9 @@ const eventBodies = [
     durationMs: z.number(),
     data: z.record(z.string(), z.unknown()).optional(),
   }),
-  z.object({ type: z.literal('check_result'), step: z.number().int(), name: z.string(), command: z.string(), exitCode: z.number().int().nullable(), durationMs: z.number(), outputDigest: z.string(), timedOut: z.boolean() }),
+  z.object({ type: z.literal('check_result'), step: z.number().int(), name: z.string(), command: z.string(), exitCode: z.number().int().nullable(), durationMs: z.number(), outputDigest: z.string(), outputTail: z.string(), timedOut: z.boolean() }),
   z.object({ type: z.literal('progress'), step: z.number().int(), satisfied: z.array(z.string()), missing: z.array(z.string()) }),
+  z.object({ type: z.literal('accepted'), step: z.number().int(), file: z.string(), snapshotDigest: z.string(), files: z.number().int() }),
   z.object({ type: z.literal('complete_rejected'), step: z.number().int(), missing: z.array(z.string()) }),
   z.object({ type: z.literal('action_missing'), step: z.number().int(), kind: z.enum(['text_only', 'announced', 'malformed']), detail: z.string() }),
   z.object({ type: z.literal('nudge'), step: z.number().int(), message: z.string() }),
@@ -66,7 +82,13 @@ export class EventStream {
   private seq = 0;
   private readonly listeners: EventListener[] = [];
 
-  constructor(private readonly clock: () => Date = () => new Date()) {}
+  /** `firstSeq` continues the numbering of a log that a resumed run appends to. */
+  constructor(
+    private readonly clock: () => Date = () => new Date(),
+    firstSeq = 0,
+  ) {
+    this.seq = firstSeq;
+  }
 
   on(listener: EventListener): void {
     this.listeners.push(listener);

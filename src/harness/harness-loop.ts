@@ -1,13 +1,18 @@
 import path from 'node:path';
-import type { ChatMessage, ChatProvider, ChatResponse } from '../llm/chat-types.js';
+import type { ChatMessage, ChatProvider, ChatRequest, ChatResponse } from '../llm/chat-types.js';
+import { openRunMemory, type RunMemory } from '../store/run-memory.js';
+import { compactConversation, pinnedMemoryMessage } from './compaction.js';
+import { estimateTokens, TokenBudget } from './context-budget.js';
 import { ProviderError } from '../llm/provider-error.js';
 import { actionRequest, assistantMessage, readActions, resultMessages, type ActionResult, type ModelAction, type ToolMode } from '../llm/tool-modes.js';
+import { changedSince, snapshotWorkspace, toolVersion, writeAcceptanceRecord, type CheckRun } from './acceptance.js';
 import { DEFAULT_APPROVAL_POLICY, decideApproval, type ApprovalPolicy, type Approver } from './approval-policy.js';
 import type { EventStream } from './events.js';
 import { ExitCriteriaVerifier, type CriterionStatus } from './exit-criteria.js';
 import { findHallucinatedImports } from './import-check.js';
 import { findAnnouncedIntent, reconcileMessage } from './intent-reconciler.js';
 import { LoopGuards, type LoopFinding } from './loop-guards.js';
+import type { OperationLog, ReconcileOutcome, StartedOperation } from './operation-log.js';
 import { ReadLedger } from './read-ledger.js';
 import { runShellCommand } from './run-shell-command.js';
 import type { TaskSpec } from './task.js';
@@ -19,6 +24,10 @@ import { chatToolsOf, toolsOf, type AnyToolContract, type ToolSetName } from './
 import { TERMINAL_TOOL_INPUTS } from './tools/terminal-tools.js';
 import { typecheckRepository } from './typecheck.js';
 import { PathRefused, Workspace } from './workspace.js';
+
+/** The parts of the harness the ablation lab switches off one at a time to measure what each is worth. */
+export const HARNESS_COMPONENTS = ['exitCriteria', 'reconciler', 'loopGuards', 'circuitBreaker', 'fileGate', 'journal', 'operationIds', 'compaction'] as const;
+export type HarnessComponent = (typeof HARNESS_COMPONENTS)[number];
 
 export interface HarnessRunOptions {
   runId: string;
@@ -41,6 +50,16 @@ export interface HarnessRunOptions {
   commandTimeoutMs?: number;
   /** The largest file one write may produce (default 2 MB). */
   maxWriteBytes?: number;
+  /** Where calls that must not run twice are written down before they run; without it they are not tracked. */
+  operations?: OperationLog;
+  /** Whether a call cut off by a crash or timeout took effect; without it, every such call is `unknown`. */
+  reconcileEffect?: (operation: StartedOperation) => { outcome: ReconcileOutcome; detail: string };
+  /** The run's long-term memory, where compaction promotes durable facts (default: in memory, gone with the run). */
+  memory?: RunMemory;
+  /** Components to switch off, for the ablation lab only: every one is on unless set to false. */
+  components?: Partial<Record<HarnessComponent, boolean>>;
+  /** Continues an interrupted run: the steps already taken and what the model is told about them. */
+  resume?: { stepsTaken: number; handoff: string };
 }
 
 export interface HarnessRunResult {
@@ -56,6 +75,8 @@ export interface HarnessRunResult {
   criteria: CriterionStatus[];
   /** What the model said it did (task_complete), why it stopped (task_blocked) or what it asked (need_input). */
   modelWords?: string;
+  /** The acceptance record a COMPLETE run wrote: the tested snapshot and where the record is. */
+  acceptance?: { file: string; snapshotDigest: string };
   model: string;
 }
 
@@ -108,24 +129,37 @@ export async function runHarnessTask(options: HarnessRunOptions): Promise<Harnes
     createdFiles,
     findHallucinatedImports: (file, oldText, newText) => findHallucinatedImports(workspace.root, file, oldText, newText, { pendingFiles: createdFiles }),
     search: options.search,
-    onCheck: (check, outcome) => events.emit({ type: 'check_result', step, name: check.name, command: check.command, exitCode: outcome.exitCode, durationMs: outcome.durationMs, outputDigest: outcome.outputDigest, timedOut: outcome.timedOut }),
+    onCheck: (check, outcome) => events.emit({ type: 'check_result', step, name: check.name, command: check.command, exitCode: outcome.exitCode, durationMs: outcome.durationMs, outputDigest: outcome.outputDigest, outputTail: outcome.output.slice(-1_000), timedOut: outcome.timedOut }),
     commandTimeoutMs: options.commandTimeoutMs ?? 600_000,
     maxWriteBytes: options.maxWriteBytes ?? 2_000_000,
+    operationId: undefined,
   };
 
   let provider = options.provider;
+  const maxTokens = options.maxTokens ?? 8192;
+  // The room left must hold the longest reply a turn may write, whatever the configured headroom.
+  const budget = new TokenBudget({ ...task.limits.tokens, minFreeTokens: Math.max(task.limits.tokens.minFreeTokens, maxTokens) });
+  const ownMemory = options.memory === undefined;
+  const memory = options.memory ?? openRunMemory(':memory:');
+  let acceptance: { file: string; snapshotDigest: string } | undefined;
   const finish = (state: TerminalState, reason: StateReason, modelWords?: string): HarnessRunResult => {
+    if (ownMemory) memory.close();
     machine.moveTo(state, reason);
     const durationMs = Math.round(performance.now() - started);
     events.emit({ type: 'run_finished', state, reason, steps: step, durationMs, ...usage });
-    return { runId: options.runId, state, reason, steps: step, durationMs, usage: { ...usage }, changedFiles: [...changedFiles], criteria, ...(modelWords === undefined ? {} : { modelWords }), model: provider.id };
+    return { runId: options.runId, state, reason, steps: step, durationMs, usage: { ...usage }, changedFiles: [...changedFiles], criteria, ...(modelWords === undefined ? {} : { modelWords }), ...(acceptance ? { acceptance } : {}), model: provider.id };
   };
 
-  events.emit({ type: 'run_started', runId: options.runId, task: task.text, model: provider.id, toolMode: options.toolMode, repo: workspace.root });
-  machine.moveTo('IN_PROGRESS', { kind: 'started', detail: 'the model is working on the task' });
+  if (options.resume) events.emit({ type: 'run_resumed', runId: options.runId, stepsTaken: options.resume.stepsTaken, model: provider.id });
+  else events.emit({ type: 'run_started', runId: options.runId, task: task.text, model: provider.id, toolMode: options.toolMode, repo: workspace.root });
+  step = options.resume?.stepsTaken ?? 0;
+  const cutOff = reconcileCutOffOperations();
+  machine.moveTo('IN_PROGRESS', { kind: options.resume ? 'resumed' : 'started', detail: options.resume ? `the run goes on after step ${step} with a fresh context` : 'the model is working on the task' });
 
   const system = systemPrompt(path.basename(workspace.root), contracts.some((contract) => contract.effect === 'write'));
   const messages: ChatMessage[] = [{ role: 'user', content: taskMessage(task) }];
+  if (options.resume) messages.push({ role: 'user', content: resumeMessage(options.resume.handoff, cutOff, missingOf(criteria)) });
+  if (options.resume && memory.facts().length > 0) messages.push(pinnedMemoryMessage(memory));
   let ladder = 0;
   let warnings = 0;
   let misses = 0;
@@ -154,7 +188,7 @@ export async function runHarnessTask(options: HarnessRunOptions): Promise<Harnes
     }
   };
 
-  for (step = 1; ; step++) {
+  for (step = step + 1; ; step++) {
     if (step > task.limits.maxSteps) {
       step--;
       return finish('FAILED', { kind: 'max_steps', detail: `the task used all ${task.limits.maxSteps} steps without completing` });
@@ -165,10 +199,15 @@ export async function runHarnessTask(options: HarnessRunOptions): Promise<Harnes
     }
 
     events.emit({ type: 'turn_started', step, model: provider.id });
-    events.emit({ type: 'model_request', step, model: provider.id, messages: messages.length, tools: chatTools.length });
+    const prepared = prepareRequest();
+    if ('exceeded' in prepared) {
+      events.emit({ type: 'budget_exceeded', step, ...prepared.exceeded });
+      return finish('FAILED', { kind: 'token_budget', detail: `the ${prepared.exceeded.budget} budget of ${prepared.exceeded.limit} tokens would be exceeded (${prepared.exceeded.tokens})` });
+    }
+    events.emit({ type: 'model_request', step, model: provider.id, messages: messages.length, tools: chatTools.length, estimatedTokens: prepared.estimate });
     let response: ChatResponse;
     try {
-      response = await provider.complete(actionRequest(options.toolMode, { system, messages, maxTokens: options.maxTokens ?? 8192, signal }, chatTools), {
+      response = await provider.complete(prepared.request, {
         onRetry: (retry) => events.emit({ type: 'model_retry', step, attempt: retry.attempt, error: retry.error.message, delayMs: retry.delayMs }),
       });
     } catch (error) {
@@ -176,6 +215,7 @@ export async function runHarnessTask(options: HarnessRunOptions): Promise<Harnes
       if (ProviderError.isInstance(error)) return finish('FAILED', { kind: 'provider', detail: error.message });
       throw error;
     }
+    budget.record(response.usage, prepared.estimate);
     usage.inputTokens += response.usage.inputTokens;
     usage.outputTokens += response.usage.outputTokens;
     events.emit({
@@ -197,7 +237,7 @@ export async function runHarnessTask(options: HarnessRunOptions): Promise<Harnes
     messages.push(assistantMessage(options.toolMode, response, reading));
     if (reading.kind !== 'actions') {
       misses++;
-      const missing = missingActionReply(reading, response.text);
+      const missing = missingActionReply(reading, response.text, on('reconciler'));
       events.emit({ type: 'action_missing', step, kind: missing.kind, detail: missing.detail });
       if (misses >= task.limits.actionMisses) return finish('BLOCKED', { kind: 'no_action', detail: `the model ended ${misses} turns in a row without acting (last: ${missing.detail})` });
       messages.push({ role: 'user', content: missing.reply });
@@ -222,9 +262,14 @@ export async function runHarnessTask(options: HarnessRunOptions): Promise<Harnes
         }
         if (action.name === 'task_blocked') return finish('BLOCKED', { kind: 'model_blocked', detail: (input.data as { reason: string }).reason }, (input.data as { reason: string }).reason);
         if (action.name === 'need_input') return finish('NEEDS_INPUT', { kind: 'question', detail: (input.data as { question: string }).question }, (input.data as { question: string }).question);
-        criteria = await verifier.verify(version, context.onCheck);
-        const missing = missingOf(criteria);
-        if (missing.length === 0) return finish('COMPLETE', { kind: 'verified', detail: 'every exit criterion passed when the harness checked it' }, (input.data as { summary: string }).summary);
+        // Ablation control only: without verification the model's word is taken, which is what the lab measures.
+        if (!on('exitCriteria')) return finish('COMPLETE', { kind: 'unverified', detail: 'the model declared completion; exit-criteria verification is switched off' }, (input.data as { summary: string }).summary);
+        const accepted = await verifyAndAccept();
+        if ('file' in accepted) {
+          acceptance = accepted;
+          return finish('COMPLETE', { kind: 'verified', detail: 'every exit criterion passed when the harness checked it' }, (input.data as { summary: string }).summary);
+        }
+        const missing = accepted.missing;
         events.emit({ type: 'complete_rejected', step, missing });
         results.push({ action, isError: true, content: `Not complete: the harness checked the exit criteria and these fail:\n${missing.map((line) => `- ${line}`).join('\n')}` });
         continue;
@@ -244,7 +289,7 @@ export async function runHarnessTask(options: HarnessRunOptions): Promise<Harnes
       guards.recordProgress();
       stalledTurns = 0;
       events.emit({ type: 'progress', step, satisfied: current.filter((criterion) => criterion.satisfied).map((criterion) => criterion.id), missing: missingOf(current) });
-    } else if (++stalledTurns >= task.limits.stallTurns) {
+    } else if (++stalledTurns >= task.limits.stallTurns && on('loopGuards')) {
       const message = `no progress against the exit criteria for ${stalledTurns} turns`;
       events.emit({ type: 'loop_detected', step, kind: 'stall', message });
       findings.push(message);
@@ -255,6 +300,100 @@ export async function runHarnessTask(options: HarnessRunOptions): Promise<Harnes
       notes.push(rung.note);
     }
     messages.push(...resultMessages(options.toolMode, results, notes.length === 0 ? undefined : notes.join('\n\n')));
+  }
+
+  /**
+   * The request for this turn, within the token budgets: a conversation near the window is
+   * compacted first (facts promoted to the run's memory, old turns summarized), keeping fewer
+   * recent turns if it must; a request still over a budget is not sent.
+   */
+  function prepareRequest(): { request: ChatRequest; estimate: number } | { exceeded: { budget: 'context' | 'turn' | 'task'; limit: number; tokens: number } } {
+    const build = (): ChatRequest => actionRequest(options.toolMode, { system, messages, maxTokens, signal }, chatTools);
+    let request = build();
+    let estimate = estimateTokens(request);
+    if (options.components?.compaction !== false) {
+      for (const keepRecentTurns of [task.limits.compactKeepTurns, 1, 0]) {
+        if (!budget.needsCompaction(estimate)) break;
+        const compacted = compactConversation(messages, { step, keepRecentTurns }, memory);
+        if (compacted.summarized === 0) continue;
+        const tokensBefore = estimate;
+        messages.splice(0, messages.length, ...compacted.messages);
+        request = build();
+        estimate = estimateTokens(request);
+        events.emit({
+          type: 'compacted',
+          step,
+          summarized: compacted.summarized,
+          removedMessages: compacted.removedMessages,
+          promoted: compacted.promoted,
+          factIds: compacted.factIds,
+          fromStep: compacted.steps?.from ?? step,
+          toStep: compacted.steps?.to ?? step,
+          tokensBefore,
+          tokensAfter: estimate,
+        });
+      }
+    }
+    const limits = task.limits.tokens;
+    const calibrated = budget.calibrated(estimate);
+    if (calibrated > limits.contextWindow - maxTokens) return { exceeded: { budget: 'context', limit: limits.contextWindow - maxTokens, tokens: calibrated } };
+    if (budget.overTurnBudget(estimate)) return { exceeded: { budget: 'turn', limit: limits.perTurnInputTokens!, tokens: calibrated } };
+    if (budget.overTaskBudget(estimate)) return { exceeded: { budget: 'task', limit: limits.perTaskTokens!, tokens: budget.used.totalTokens + calibrated } };
+    return { request, estimate };
+  }
+
+  /**
+   * Runs every exit criterion on a snapshot of the files and, when all pass and nothing
+   * changed while the checks ran, writes the acceptance record: no record, no COMPLETE.
+   */
+  async function verifyAndAccept(): Promise<{ file: string; snapshotDigest: string } | { missing: string[] }> {
+    const before = snapshotWorkspace(workspace.root, task.scope);
+    const checks: CheckRun[] = [];
+    criteria = await verifier.verify(version, (check, outcome) => {
+      context.onCheck(check, outcome);
+      checks.push({ name: check.name, command: check.command, exitCode: outcome.exitCode, durationMs: outcome.durationMs, outputDigest: outcome.outputDigest });
+    });
+    const missing = missingOf(criteria);
+    if (missing.length > 0) return { missing };
+    const moved = changedSince(workspace.root, before);
+    if (moved.length > 0) return { missing: [`files changed while the checks ran, so the tested bytes are not the files now: ${moved.slice(0, 10).join(', ')}`] };
+    const file = await writeAcceptanceRecord(workspace.root, {
+      version: 1,
+      runId: options.runId,
+      ...(task.planId ? { planId: task.planId } : {}),
+      task: task.text,
+      acceptedAt: new Date().toISOString(),
+      checks,
+      criteria: criteria.map((criterion) => ({ id: criterion.id, satisfied: criterion.satisfied })),
+      snapshot: before,
+      tool: { name: 'harness-handbook', version: toolVersion() },
+      node: process.version,
+      model: provider.id,
+      toolMode: options.toolMode,
+    });
+    events.emit({ type: 'accepted', step, file, snapshotDigest: before.digest, files: Object.keys(before.files).length });
+    return { file, snapshotDigest: before.digest };
+  }
+
+  /** Calls a crash or timeout cut off are settled before anything is sent again: done, not done, or unknown (said so to the model). */
+  function reconcileCutOffOperations(): Array<{ operation: StartedOperation; outcome: ReconcileOutcome; detail: string }> {
+    if (!options.operations) return [];
+    return options.operations.unresolved().map((operation) => {
+      const { outcome, detail } = options.reconcileEffect?.(operation) ?? { outcome: 'unknown' as const, detail: 'nothing records whether it took effect' };
+      options.operations!.reconcile(operation.opId, outcome, detail);
+      events.emit({ type: 'operation_reconciled', step, opId: operation.opId, tool: operation.tool, outcome, detail });
+      return { operation, outcome, detail };
+    });
+  }
+
+  function on(component: HarnessComponent): boolean {
+    return options.components?.[component] !== false;
+  }
+
+  /** A guard's finding, unless the ablation lab switched off the component that raises it. */
+  function enabledFinding(finding: LoopFinding | undefined): LoopFinding | undefined {
+    if (!finding) return undefined;
+    return on(finding.kind === 'breaker' ? 'circuitBreaker' : 'loopGuards') ? finding : undefined;
   }
 
   function reject(action: ModelAction, rule: string, reason: string): ActionResult {
@@ -269,7 +408,7 @@ export async function runHarnessTask(options: HarnessRunOptions): Promise<Harnes
     const input = contract.input.safeParse(action.arguments ?? {});
     if (!input.success) return { result: reject(action, 'invalid-arguments', argumentProblem(action.name, input.error.issues)), findings: [] };
 
-    const refused = guards.check(action.name, input.data);
+    const refused = enabledFinding(guards.check(action.name, input.data));
     if (refused) {
       events.emit({ type: 'loop_detected', step, kind: refused.kind, message: refused.message });
       return { result: reject(action, refused.kind, refused.message), findings: [refused] };
@@ -283,10 +422,21 @@ export async function runHarnessTask(options: HarnessRunOptions): Promise<Harnes
       return { result: reject(action, 'approval', `${action.name} ${why}`), findings: [] };
     }
 
+    const tracked = options.operations !== undefined && on('operationIds') && contract.effect !== 'read' && !contract.repeatSafe;
+    if (tracked) {
+      const earlier = options.operations!.doneBefore(action.name, input.data);
+      if (earlier) {
+        return { result: reject(action, 'already-done', `this exact call already succeeded in this run before it was interrupted (operation ${earlier.opId}), so it is not run again. Its result was:\n${earlier.content}`), findings: [] };
+      }
+    }
+    const opId = tracked ? options.operations!.begin({ callId: action.id, tool: action.name, arguments: input.data, step }) : undefined;
+    context.operationId = opId;
     const callStarted = performance.now();
     const output = await runContract(contract, input.data);
     const durationMs = Math.round(performance.now() - callStarted);
-    const findings = guards.record(action.name, input.data, { ok: output.ok, effect: contract.effect, ...(output.ok ? {} : { error: failureKey(output) }) });
+    context.operationId = undefined;
+    if (opId !== undefined) options.operations!.finish(opId, output);
+    const findings = guards.record(action.name, input.data, { ok: output.ok, effect: contract.effect, ...(output.ok ? {} : { error: failureKey(output) }) }).filter((finding) => enabledFinding(finding) !== undefined);
     for (const finding of findings) events.emit({ type: 'loop_detected', step, kind: finding.kind, message: finding.message });
     if (output.rule !== undefined) return { result: reject(action, output.rule, output.content), findings };
     events.emit({
@@ -346,11 +496,25 @@ function argumentProblem(tool: string, issues: ReadonlyArray<{ path: PropertyKey
   return `the arguments of ${tool} are not valid: ${list.join('; ')}`;
 }
 
-function missingActionReply(reading: { kind: 'none' } | { kind: 'malformed'; problem: string }, text: string): { kind: 'text_only' | 'announced' | 'malformed'; detail: string; reply: string } {
+function missingActionReply(
+  reading: { kind: 'none' } | { kind: 'malformed'; problem: string },
+  text: string,
+  reconcile: boolean,
+): { kind: 'text_only' | 'announced' | 'malformed'; detail: string; reply: string } {
   if (reading.kind === 'malformed') return { kind: 'malformed', detail: reading.problem, reply: `Your action could not be read: ${reading.problem}. Write it again, correctly.` };
-  const intent = findAnnouncedIntent(text);
+  const intent = reconcile ? findAnnouncedIntent(text) : undefined;
   if (intent) return { kind: 'announced', detail: intent.sentence, reply: reconcileMessage(intent) };
   return { kind: 'text_only', detail: text.trim().slice(0, 160) || '(empty turn)', reply: TEXT_ONLY_REPLY };
+}
+
+function resumeMessage(handoff: string, cutOff: ReadonlyArray<{ operation: StartedOperation; outcome: ReconcileOutcome; detail: string }>, missing: readonly string[]): string {
+  const lines = [handoff];
+  for (const { operation, outcome, detail } of cutOff) {
+    const verdict = outcome === 'done' ? 'it took effect' : outcome === 'not_done' ? 'it did not take effect' : 'it is unknown whether it took effect: check before running it again';
+    lines.push(`- the interruption cut off ${operation.tool} ${JSON.stringify(operation.arguments)}: ${verdict} (${detail})`);
+  }
+  lines.push(missing.length === 0 ? 'Every exit criterion looks met: verify with task_complete.' : `Still missing:\n${missing.map((line) => `- ${line}`).join('\n')}`);
+  return lines.join('\n');
 }
 
 function abortReason(deadline: AbortSignal, wallClockMs: number): StateReason {

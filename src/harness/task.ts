@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { tokenLimitsSchema } from './context-budget.js';
 
 /**
  * A task as the harness runs it. Everything that decides whether the task is done lives
@@ -52,6 +53,10 @@ export const limitsSchema = z.object({
   callsPerTool: z.number().int().positive().default(60),
   /** Turns of text alone (or announced actions not taken) before the task is blocked. */
   actionMisses: z.number().int().positive().default(3),
+  /** The model's context window, when to compact, and token budgets per turn and per task. */
+  tokens: tokenLimitsSchema.default(tokenLimitsSchema.parse({})),
+  /** Recent turns a compaction keeps word for word. */
+  compactKeepTurns: z.number().int().min(0).default(4),
 });
 export type TaskLimits = z.output<typeof limitsSchema>;
 

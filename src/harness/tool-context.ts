@@ -35,4 +35,6 @@ export interface ToolContext {
   onCheck(check: ExitCheck, outcome: CommandOutcome): void;
   commandTimeoutMs: number;
   maxWriteBytes: number;
+  /** The operation id of the call running now, when it is tracked: the journal tags its writes with it. */
+  operationId: string | undefined;
 }

@@ -1,0 +1,143 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Operation ids for calls that must not run twice. Each such call is written down, with the
+ * arguments it was approved with, before it runs, and its result after; so after a timeout or
+ * a crash the harness knows which calls started and never finished (to reconcile before
+ * anything is sent again) and which finished (never to be run again in this run).
+ */
+
+const started = z.object({
+  type: z.literal('started'),
+  opId: z.string(),
+  /** The model's id for the call: kept for correlation, never trusted as a key. */
+  callId: z.string(),
+  tool: z.string(),
+  argumentsDigest: z.string(),
+  arguments: z.unknown(),
+  step: z.number().int(),
+  session: z.number().int(),
+});
+const finished = z.object({ type: z.literal('finished'), opId: z.string(), ok: z.boolean(), content: z.string() });
+const reconciled = z.object({ type: z.literal('reconciled'), opId: z.string(), outcome: z.enum(['done', 'not_done', 'unknown']), detail: z.string() });
+const lineSchema = z.discriminatedUnion('type', [started, finished, reconciled]);
+
+export type StartedOperation = z.output<typeof started>;
+export type FinishedOperation = z.output<typeof finished> & { started: StartedOperation };
+export type ReconcileOutcome = z.output<typeof reconciled>['outcome'];
+
+/** The result text kept per operation: enough for a handoff and for answering a repeated call. */
+const KEPT_CONTENT = 4_000;
+
+export class OperationLog {
+  private readonly startedById = new Map<string, StartedOperation>();
+  private readonly finishedById = new Map<string, FinishedOperation>();
+  private readonly reconciledIds = new Set<string>();
+  /** Which start of the run this process is; a resume is the next session. */
+  readonly session: number;
+
+  constructor(readonly file: string) {
+    mkdirSync(path.dirname(file), { recursive: true });
+    let lastSession = 0;
+    if (existsSync(file)) {
+      for (const line of readLines(file)) {
+        if (line.type === 'started') {
+          this.startedById.set(line.opId, line);
+          lastSession = Math.max(lastSession, line.session);
+        } else if (line.type === 'finished') {
+          const start = this.startedById.get(line.opId);
+          if (start) this.finishedById.set(line.opId, { ...line, started: start });
+        } else this.reconciledIds.add(line.opId);
+      }
+    }
+    this.session = lastSession + 1;
+  }
+
+  /** Writes the operation down, flushed to disk, before the call runs. */
+  begin(call: { callId: string; tool: string; arguments: unknown; step: number }): string {
+    const opId = randomUUID();
+    const entry: StartedOperation = { type: 'started', opId, callId: call.callId, tool: call.tool, argumentsDigest: argumentsDigest(call.tool, call.arguments), arguments: call.arguments, step: call.step, session: this.session };
+    this.append(entry);
+    this.startedById.set(opId, entry);
+    return opId;
+  }
+
+  finish(opId: string, output: { ok: boolean; content: string }): void {
+    const entry = { type: 'finished' as const, opId, ok: output.ok, content: output.content.slice(0, KEPT_CONTENT) };
+    this.append(entry);
+    this.finishedById.set(opId, { ...entry, started: this.startedById.get(opId)! });
+  }
+
+  reconcile(opId: string, outcome: ReconcileOutcome, detail: string): void {
+    this.append({ type: 'reconciled', opId, outcome, detail });
+    this.reconciledIds.add(opId);
+  }
+
+  /** Operations that started and have neither a result nor a reconciliation: a timeout or a crash cut them off. */
+  unresolved(): StartedOperation[] {
+    return [...this.startedById.values()].filter((operation) => !this.finishedById.has(operation.opId) && !this.reconciledIds.has(operation.opId));
+  }
+
+  /**
+   * A call with these exact arguments that already succeeded in an earlier session of this run:
+   * a resumed model that proposes it again gets the recorded result instead of a second effect.
+   */
+  doneBefore(tool: string, args: unknown): FinishedOperation | undefined {
+    const digest = argumentsDigest(tool, args);
+    for (const operation of this.finishedById.values()) {
+      if (operation.ok && operation.started.argumentsDigest === digest && operation.started.session < this.session) return operation;
+    }
+    return undefined;
+  }
+
+  finished(): FinishedOperation[] {
+    return [...this.finishedById.values()];
+  }
+
+  private append(entry: z.input<typeof lineSchema>): void {
+    // One write of the whole line, then fsync: a kill leaves the line whole or absent, and a line on disk is durable.
+    const descriptor = openSync(this.file, 'a');
+    try {
+      writeSync(descriptor, `${JSON.stringify(entry)}\n`);
+      fsyncSync(descriptor);
+    } finally {
+      closeSync(descriptor);
+    }
+  }
+}
+
+export function argumentsDigest(tool: string, args: unknown): string {
+  return createHash('sha256').update(`${tool}\0${stableJson(args)}`).digest('hex');
+}
+
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, item]) => item !== undefined)
+      .sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${stableJson(item)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** The log's lines; a torn last line (a kill mid-write) is dropped, any other bad line is an error. */
+function readLines(file: string): Array<z.output<typeof lineSchema>> {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  const parsed: Array<z.output<typeof lineSchema>> = [];
+  for (const [index, line] of lines.entries()) {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(line);
+    } catch (error) {
+      if (index === lines.length - 1) break;
+      throw new Error(`${file} line ${index + 1} is not JSON: ${(error as Error).message}`);
+    }
+    parsed.push(lineSchema.parse(raw));
+  }
+  return parsed;
+}
