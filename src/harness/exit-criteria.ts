@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { parseLiveFile } from '../analyze/parse-live-file.js';
 import type { CommandOutcome } from './run-shell-command.js';
 import type { ExitCheck, ExitCriteria, TaskLocator } from './task.js';
@@ -146,7 +145,8 @@ export function locatorId(locator: TaskLocator): string {
 
 function readText(workspace: Workspace, file: string): string | undefined {
   try {
-    return readFileSync(workspace.resolve(file, 'read').absolute, 'utf8');
+    const read = workspace.readText(file);
+    return read.status === 'text' ? read.text : undefined;
   } catch {
     return undefined;
   }

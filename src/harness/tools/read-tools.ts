@@ -1,10 +1,8 @@
-import { readFileSync, statSync } from 'node:fs';
-import { glob } from 'tinyglobby';
 import { z } from 'zod';
 import { lineCount } from '../read-ledger.js';
 import type { ToolContext } from '../tool-context.js';
 import type { ToolContract, ToolOutput } from '../tool-contract.js';
-import { PathRefused } from '../workspace.js';
+import type { FileText } from '../workspace.js';
 
 const LINES_PER_READ = 400;
 const LISTED_FILES = 500;
@@ -29,9 +27,9 @@ export const readFileTool: ToolContract<z.output<typeof readFileInput>, ToolCont
   retries: 1,
   approval: 'auto',
   run: async (input, context) => {
-    const target = context.workspace.resolve(input.path, 'read');
-    const text = readTextFile(target.absolute, target.relative);
-    if (typeof text !== 'string') return text;
+    const read = context.workspace.readText(input.path);
+    if (read.status !== 'text') return unreadable(read);
+    const { path: target, text } = read;
     const total = lineCount(text);
     if (total === 0) {
       context.ledger.recordRead(target.relative, text, 1, 1);
@@ -60,17 +58,12 @@ export const listFilesTool: ToolContract<z.output<typeof listFilesInput>, ToolCo
   retries: 1,
   approval: 'auto',
   run: async (input, context) => {
-    const folder = context.workspace.resolve(input.path ?? '.', 'read');
-    if (!isDirectory(folder.absolute)) return { ok: false, content: `${folder.relative || '.'} is not a folder`, rule: 'not-a-folder' };
-    const found = await glob(input.pattern ?? '**/*', {
-      cwd: folder.absolute,
-      dot: true,
-      onlyFiles: true,
-      followSymbolicLinks: false,
-      ignore: ['**/node_modules/**', '**/.git/**', '**/.handbook/**'],
-    });
-    const prefix = folder.relative === '' ? '' : `${folder.relative}/`;
-    const files = found.map((file) => prefix + file).sort();
+    const listing = await context.workspace.listFiles(input.path ?? '.', input.pattern ?? '**/*');
+    const folder = listing.path.relative || '.';
+    if (listing.status !== 'listed') {
+      return listing.status === 'missing' ? { ok: false, content: `${folder} does not exist`, rule: 'not-found' } : { ok: false, content: `${folder} is not a folder`, rule: 'not-a-folder' };
+    }
+    const files = listing.files;
     const shown = files.slice(0, LISTED_FILES);
     const more = files.length > shown.length ? `\n(${files.length - shown.length} more not shown: narrow the path or pattern)` : '';
     return { ok: true, content: files.length === 0 ? 'no files match' : shown.join('\n') + more, data: { count: files.length } };
@@ -97,25 +90,15 @@ export const searchTool: ToolContract<z.output<typeof searchInput>, ToolContext>
   },
 };
 
-/** The file's text, or a refusal for what no model should be shown as text. */
-export function readTextFile(absolute: string, relative: string): string | ToolOutput {
-  let stats;
-  try {
-    stats = statSync(absolute);
-  } catch {
-    return { ok: false, content: `${relative} does not exist`, rule: 'not-found' };
-  }
-  if (stats.isDirectory()) return { ok: false, content: `${relative} is a folder: use list_files`, rule: 'not-a-file' };
-  if (!stats.isFile()) throw new PathRefused('not-a-regular-file', `${relative} is not a regular file`);
-  const text = readFileSync(absolute, 'utf8');
-  if (text.includes('\u0000')) return { ok: false, content: `${relative} is a binary file`, rule: 'binary-file' };
-  return text;
-}
-
-function isDirectory(absolute: string): boolean {
-  try {
-    return statSync(absolute).isDirectory();
-  } catch {
-    return false;
+/** Why a file's text cannot be shown, for the model. */
+export function unreadable(read: Exclude<FileText, { status: 'text' }>): ToolOutput {
+  const file = read.path.relative;
+  switch (read.status) {
+    case 'missing':
+      return { ok: false, content: `${file} does not exist`, rule: 'not-found' };
+    case 'folder':
+      return { ok: false, content: `${file || '.'} is a folder: use list_files`, rule: 'not-a-file' };
+    case 'binary':
+      return { ok: false, content: `${file} is a binary file`, rule: 'binary-file' };
   }
 }

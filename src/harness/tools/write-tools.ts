@@ -1,11 +1,8 @@
-import { mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
 import { lineCount } from '../read-ledger.js';
 import type { ToolContext } from '../tool-context.js';
 import type { ToolContract, ToolOutput } from '../tool-contract.js';
-import { readTextFile } from './read-tools.js';
+import { unreadable } from './read-tools.js';
 
 const editFileInput = z.object({ path: z.string().min(1), old_text: z.string().min(1, 'old_text is empty: quote the exact text to replace'), new_text: z.string() }).strict();
 
@@ -19,9 +16,10 @@ export const editFileTool: ToolContract<z.output<typeof editFileInput>, ToolCont
   retries: 0,
   approval: 'auto',
   run: async (input, context) => {
-    const target = context.workspace.resolve(input.path, 'write');
-    const text = readTextFile(target.absolute, target.relative);
-    if (typeof text !== 'string') return text.rule === 'not-found' ? { ...text, content: `${target.relative} does not exist: use create_file` } : text;
+    const read = context.workspace.readText(input.path, 'write');
+    if (read.status === 'missing') return { ok: false, content: `${read.path.relative} does not exist: use create_file`, rule: 'not-found' };
+    if (read.status !== 'text') return unreadable(read);
+    const { path: target, text } = read;
     const at = text.indexOf(input.old_text);
     if (at < 0) return { ok: false, content: `old_text was not found in ${target.relative}: read the file again and quote it exactly`, rule: 'no-match' };
     const count = occurrences(text, input.old_text);
@@ -36,7 +34,7 @@ export const editFileTool: ToolContract<z.output<typeof editFileInput>, ToolCont
     const problem = checkNewText(context, target.relative, text, next);
     if (problem) return problem;
 
-    await writeFileAtomic(target.absolute, next, { encoding: 'utf8' });
+    context.workspace.writeText(target.relative, next, { maxBytes: context.maxWriteBytes });
     // Lines below the edit move by the change in newline count, whatever the edit's shape.
     const newEndLine = oldEndLine + newlines(input.new_text) - newlines(input.old_text);
     context.ledger.recordEdit(target.relative, next, startLine, oldEndLine, newEndLine);
@@ -64,14 +62,7 @@ export const createFileTool: ToolContract<z.output<typeof createFileInput>, Tool
     const target = context.workspace.resolve(input.path, 'write');
     const problem = checkNewText(context, target.relative, undefined, input.content);
     if (problem) return problem;
-    mkdirSync(path.dirname(target.absolute), { recursive: true });
-    try {
-      // `wx` makes the existence check and the creation one step, so nothing created in between is overwritten.
-      writeFileSync(target.absolute, input.content, { encoding: 'utf8', flag: 'wx' });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return { ok: false, content: `${target.relative} already exists: read it and use edit_file`, rule: 'no-overwrite' };
-      throw error;
-    }
+    context.workspace.createText(target.relative, input.content, { maxBytes: context.maxWriteBytes });
     context.ledger.recordCreate(target.relative, input.content);
     context.noteWrite(target.relative);
     return { ok: true, content: `created ${target.relative} (${lineCount(input.content)} lines)`, data: { path: target.relative, created: true } };
@@ -90,10 +81,9 @@ export const deleteFileTool: ToolContract<z.output<typeof deleteFileInput>, Tool
   retries: 0,
   approval: 'ask',
   run: async (input, context) => {
-    const target = context.workspace.resolve(input.path, 'write');
-    const text = readTextFile(target.absolute, target.relative);
-    if (typeof text !== 'string' && text.rule !== 'binary-file') return text;
-    unlinkSync(target.absolute);
+    const removal = context.workspace.remove(input.path);
+    const target = removal.path;
+    if (removal.status === 'missing') return { ok: false, content: `${target.relative} does not exist`, rule: 'not-found' };
     context.ledger.forget(target.relative);
     context.noteWrite(target.relative);
     return { ok: true, content: `deleted ${target.relative}`, data: { path: target.relative, deleted: true } };
@@ -101,8 +91,8 @@ export const deleteFileTool: ToolContract<z.output<typeof deleteFileInput>, Tool
 };
 
 function checkNewText(context: ToolContext, file: string, oldText: string | undefined, newText: string): ToolOutput | undefined {
-  const bytes = Buffer.byteLength(newText);
-  if (bytes > context.maxWriteBytes) return { ok: false, content: `${file} would be ${bytes} bytes, over the ${context.maxWriteBytes}-byte limit for one write`, rule: 'size-cap' };
+  // The size cap first: the import check should not parse text that could never be written.
+  context.workspace.checkSize(file, newText, { maxBytes: context.maxWriteBytes });
   const problems = context.findHallucinatedImports(file, oldText, newText);
   if (problems.length === 0) return undefined;
   return {
