@@ -96,7 +96,7 @@ export async function runHarnessTask(options: HarnessRunOptions): Promise<Harnes
   const deadline = AbortSignal.timeout(task.limits.wallClockMs);
   const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
   const machine = new TaskStateMachine((transition) => events.emit({ type: 'task_state', ...transition }));
-  const workspace = new Workspace(options.repo, task.scope);
+  const workspace = new Workspace(options.repo, task.scope, { maxWriteBytes: options.maxWriteBytes ?? 2_000_000 });
   const verifier = await ExitCriteriaVerifier.start(workspace, task.exitCriteria, {
     runCheck: (check) => runShellCommand(check.command, { cwd: workspace.root, timeoutMs: check.timeoutMs, signal }),
     typecheck: () => typecheckRepository(workspace.root),
@@ -375,6 +375,22 @@ export async function runHarnessTask(options: HarnessRunOptions): Promise<Harnes
     return { file, snapshotDigest: before.digest };
   }
 
+  /**
+   * Before a call goes out again after an earlier attempt of it was cut off: done means it is
+   * not sent; unknown means the model is told so once and must look before it asks again.
+   */
+  function reconcileBeforeResending(tool: string, args: unknown): { rule: string; reason: string } | undefined {
+    let verdict: { rule: string; reason: string } | undefined;
+    for (const operation of options.operations!.unresolvedFor(tool, args)) {
+      const { outcome, detail } = options.reconcileEffect?.(operation) ?? { outcome: 'unknown' as const, detail: 'nothing records whether it took effect' };
+      options.operations!.reconcile(operation.opId, outcome, detail);
+      events.emit({ type: 'operation_reconciled', step, opId: operation.opId, tool, outcome, detail });
+      if (outcome === 'done') verdict = { rule: 'already-done', reason: `an earlier attempt of this exact call was cut off but took effect (${detail}), so it is not run again` };
+      else if (outcome === 'unknown') verdict ??= { rule: 'unresolved-operation', reason: `an earlier attempt of this exact call was cut off (timeout or crash) and it is unknown whether it took effect (${detail}): check the result first; if you ask for it again, it will run` };
+    }
+    return verdict;
+  }
+
   /** Calls a crash or timeout cut off are settled before anything is sent again: done, not done, or unknown (said so to the model). */
   function reconcileCutOffOperations(): Array<{ operation: StartedOperation; outcome: ReconcileOutcome; detail: string }> {
     if (!options.operations) return [];
@@ -428,6 +444,8 @@ export async function runHarnessTask(options: HarnessRunOptions): Promise<Harnes
       if (earlier) {
         return { result: reject(action, 'already-done', `this exact call already succeeded in this run before it was interrupted (operation ${earlier.opId}), so it is not run again. Its result was:\n${earlier.content}`), findings: [] };
       }
+      const cut = reconcileBeforeResending(action.name, input.data);
+      if (cut) return { result: reject(action, cut.rule, cut.reason), findings: [] };
     }
     const opId = tracked ? options.operations!.begin({ callId: action.id, tool: action.name, arguments: input.data, step }) : undefined;
     context.operationId = opId;
@@ -435,7 +453,8 @@ export async function runHarnessTask(options: HarnessRunOptions): Promise<Harnes
     const output = await runContract(contract, input.data);
     const durationMs = Math.round(performance.now() - callStarted);
     context.operationId = undefined;
-    if (opId !== undefined) options.operations!.finish(opId, output);
+    // A call cut off by its timeout may have acted: it stays open, to be reconciled before it is sent again.
+    if (opId !== undefined && !output.uncertain) options.operations!.finish(opId, output);
     const findings = guards.record(action.name, input.data, { ok: output.ok, effect: contract.effect, ...(output.ok ? {} : { error: failureKey(output) }) }).filter((finding) => enabledFinding(finding) !== undefined);
     for (const finding of findings) events.emit({ type: 'loop_detected', step, kind: finding.kind, message: finding.message });
     if (output.rule !== undefined) return { result: reject(action, output.rule, output.content), findings };
@@ -467,13 +486,17 @@ export async function runHarnessTask(options: HarnessRunOptions): Promise<Harnes
         if (signal.aborted) break;
       }
     }
-    return { ok: false, content: `${contract.name} failed: ${lastError instanceof Error ? lastError.message : String(lastError)}` };
+    const cutOff = lastError instanceof CutOff;
+    return { ok: false, content: `${contract.name} failed: ${lastError instanceof Error ? lastError.message : String(lastError)}`, ...(cutOff && contract.effect !== 'read' ? { uncertain: true } : {}) };
   }
 }
 
+/** A call that was running when its timeout or the run's end cut it off. */
+class CutOff extends Error {}
+
 function withTimeout<T>(work: Promise<T>, signal: AbortSignal, contract: AnyToolContract): Promise<T> {
   return new Promise((resolve, reject) => {
-    const onAbort = (): void => reject(new Error(signal.reason instanceof DOMException && signal.reason.name === 'TimeoutError' ? `timed out after ${contract.timeoutMs} ms` : 'the run was stopped'));
+    const onAbort = (): void => reject(new CutOff(signal.reason instanceof DOMException && signal.reason.name === 'TimeoutError' ? `timed out after ${contract.timeoutMs} ms` : 'the run was stopped'));
     if (signal.aborted) return onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
     work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));

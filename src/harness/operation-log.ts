@@ -81,6 +81,12 @@ export class OperationLog {
     return [...this.startedById.values()].filter((operation) => !this.finishedById.has(operation.opId) && !this.reconciledIds.has(operation.opId));
   }
 
+  /** Cut-off operations of this exact call, oldest first. */
+  unresolvedFor(tool: string, args: unknown): StartedOperation[] {
+    const digest = argumentsDigest(tool, args);
+    return this.unresolved().filter((operation) => operation.argumentsDigest === digest);
+  }
+
   /**
    * A call with these exact arguments that already succeeded in an earlier session of this run:
    * a resumed model that proposes it again gets the recorded result instead of a second effect.

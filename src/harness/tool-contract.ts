@@ -15,6 +15,8 @@ export interface ToolOutput {
   data?: Record<string, unknown>;
   /** For a refused call: the rule that refused it, e.g. `read-before-edit`. */
   rule?: string;
+  /** The call was cut off (a timeout) after it may have started to act: whether it took effect is unknown. */
+  uncertain?: boolean;
 }
 
 export interface ToolContract<Input = unknown, Context = unknown> {

@@ -211,6 +211,19 @@ describe('the harness loop with scripted models', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 
+  it('keeps a side-effecting call cut off by its timeout open, and reconciles it before sending it again', async () => {
+    const append = call('run_command', { command: 'echo done >> effects.log; sleep 5' });
+    const run = await runScripted(
+      [act(append), act(append), act(call('read_file', { path: 'effects.log' })), act(append), act(call('task_blocked', { reason: 'stop' }))],
+      { policy: { tools: { run_command: 'auto' }, commands: { allow: [] } }, commandTimeoutMs: 300 },
+    );
+    expect(run.of('tool_result').filter((event) => event.tool === 'run_command')).toHaveLength(2);
+    expect(run.of('tool_rejected').map((event) => event.rule)).toEqual(['unresolved-operation']);
+    expect(run.of('operation_reconciled')).toEqual([expect.objectContaining({ tool: 'run_command', outcome: 'unknown', step: 2 })]);
+    // The second run happened only because the model asked again after it was told: one effect per approved call.
+    expect(readFileSync(path.join(run.repo, 'effects.log'), 'utf8')).toBe('done\ndone\n');
+  });
+
   it('detects a stall: turns without progress against the exit criteria climb the ladder', async () => {
     const files = ['src/redact.js', 'src/capture.js', 'package.json', 'tsconfig.json', 'test/redact.test.mjs'];
     const run = await runScripted(

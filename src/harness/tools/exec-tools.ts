@@ -54,6 +54,7 @@ export const runCommandTool: ToolContract<z.output<typeof runCommandInput>, Tool
       ok: outcome.exitCode === 0,
       content: `\`${input.command}\` ${verdict} in ${outcome.durationMs} ms\n${outcome.output}`,
       data: { exitCode: outcome.exitCode, outputDigest: outcome.outputDigest },
+      ...(outcome.exitCode === null ? { uncertain: true } : {}),
     };
   },
 };
