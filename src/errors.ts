@@ -14,6 +14,8 @@ export const ERROR_CODES = {
   UNIT_AMBIGUOUS: 'the name matches several units',
   SLOT_NOT_FOUND: 'no state slot matches the name',
   INVALID_INPUT: 'an argument or option is not valid',
+  JOURNAL_BROKEN: 'the journal of writes does not verify',
+  JOURNAL_LOCKED: 'another process holds the journal of writes',
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 

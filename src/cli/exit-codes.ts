@@ -15,6 +15,10 @@ export const EXIT = {
   taskNeedsInput: 7,
   /** `run`: the task ended FAILED (steps, time or the provider ran out). */
   taskFailed: 8,
+  /** `journal verify`, `rollback`: the journal of writes does not verify (an entry edited, forged, moved or cut off). */
+  journalBroken: 9,
+  /** `rollback`: some of the writes were refused (changed since, or their saved content is missing) and left as they are. */
+  rollbackIncomplete: 10,
 } as const;
 
 /** Only a COMPLETE task, whose exit criteria the harness verified, exits 0. */
@@ -38,7 +42,10 @@ export function exitCodeFor(code: ErrorCode): number {
     case 'DATABASE_CORRUPT':
     case 'DATABASE_TOO_NEW':
     case 'DATABASE_LOCKED':
+    case 'JOURNAL_LOCKED':
       return EXIT.database;
+    case 'JOURNAL_BROKEN':
+      return EXIT.journalBroken;
     default:
       return EXIT.invalidInput;
   }

@@ -37,4 +37,10 @@ export interface ToolContext {
   maxWriteBytes: number;
   /** The operation id of the call running now, when it is tracked: the journal tags its writes with it. */
   operationId: string | undefined;
+  /**
+   * Records a write in the repository's journal (the previous bytes or their absence, and the
+   * new ones) before the write happens, so it can be rolled back; write tools call it last,
+   * after every check passed.
+   */
+  journalWrite(change: { kind: 'write' | 'create' | 'delete'; path: string; before: Buffer | null; after: Buffer | null }): Promise<void>;
 }

@@ -147,6 +147,8 @@ async function contextFor(workspace: Workspace, maxWriteBytes = 2_000_000): Prom
     commandTimeoutMs: 1_000,
     maxWriteBytes,
     operationId: undefined,
+    // The journal writes under .handbook/, which these tests assert no attack touches; it has its own tests.
+    journalWrite: async () => undefined,
   };
 }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { lineCount } from '../read-ledger.js';
 import type { ToolContext } from '../tool-context.js';
+import { PathRefused } from '../workspace.js';
 import type { ToolContract, ToolOutput } from '../tool-contract.js';
 import { unreadable } from './read-tools.js';
 
@@ -34,6 +35,7 @@ export const editFileTool: ToolContract<z.output<typeof editFileInput>, ToolCont
     const problem = checkNewText(context, target.relative, text, next);
     if (problem) return problem;
 
+    await context.journalWrite({ kind: 'write', path: target.relative, before: Buffer.from(text, 'utf8'), after: Buffer.from(next, 'utf8') });
     context.workspace.writeText(target.relative, next, { maxBytes: context.maxWriteBytes });
     // Lines below the edit move by the change in newline count, whatever the edit's shape.
     const newEndLine = oldEndLine + newlines(input.new_text) - newlines(input.old_text);
@@ -60,8 +62,11 @@ export const createFileTool: ToolContract<z.output<typeof createFileInput>, Tool
   approval: 'auto',
   run: async (input, context) => {
     const target = context.workspace.resolve(input.path, 'write');
+    // Refused here, before it is journaled: a create that could never happen must leave no entry to undo.
+    if (context.workspace.readFile(target.relative, 'read').status !== 'missing') throw new PathRefused('no-overwrite', `"${target.relative}" already exists; creating never overwrites (change it with edit_file)`);
     const problem = checkNewText(context, target.relative, undefined, input.content);
     if (problem) return problem;
+    await context.journalWrite({ kind: 'create', path: target.relative, before: null, after: Buffer.from(input.content, 'utf8') });
     context.workspace.createText(target.relative, input.content, { maxBytes: context.maxWriteBytes });
     context.ledger.recordCreate(target.relative, input.content);
     context.noteWrite(target.relative);
@@ -81,8 +86,12 @@ export const deleteFileTool: ToolContract<z.output<typeof deleteFileInput>, Tool
   retries: 0,
   approval: 'ask',
   run: async (input, context) => {
-    const removal = context.workspace.remove(input.path);
-    const target = removal.path;
+    const existing = context.workspace.readFile(input.path, 'write');
+    const target = existing.path;
+    if (existing.status === 'missing') return { ok: false, content: `${target.relative} does not exist`, rule: 'not-found' };
+    if (existing.status !== 'file') throw new PathRefused('not-a-regular-file', `"${target.relative}" is a folder; delete_file removes files`);
+    await context.journalWrite({ kind: 'delete', path: target.relative, before: existing.bytes, after: null });
+    const removal = context.workspace.remove(target.relative);
     if (removal.status === 'missing') return { ok: false, content: `${target.relative} does not exist`, rule: 'not-found' };
     context.ledger.forget(target.relative);
     context.noteWrite(target.relative);

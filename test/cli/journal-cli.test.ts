@@ -1,0 +1,124 @@
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { entryMac, type JournalEntry } from '../../src/harness/journal-entry.js';
+import { workspaceJournalFiles } from '../../src/harness/journal-files.js';
+import { Journal, type JournalChange } from '../../src/harness/journal.js';
+import { Workspace } from '../../src/harness/workspace.js';
+import { CLI, scratchDirectory } from '../helpers/paths.js';
+
+function handbook(args: string[], env: Record<string, string | undefined> = {}) {
+  const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, HANDBOOK_JOURNAL_KEY: undefined, ...env } });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** A repository with three journaled changes made as a write tool makes them: a.txt written twice, c.txt created. */
+async function journaledRepo() {
+  const root = scratchDirectory('journal-cli-');
+  const journal = Journal.open(root, { env: {} });
+  const files = workspaceJournalFiles(new Workspace(root));
+  const change = async (kind: JournalChange['kind'], file: string, after: string) => {
+    const current = files.read(file);
+    await journal.record({ runId: 'run-1', kind, path: file, before: current?.bytes ?? null, beforeMode: current?.mode, after });
+    await files.write(file, Buffer.from(after), current?.mode ?? 0o644);
+  };
+  await change('create', 'a.txt', 'one');
+  await change('write', 'a.txt', 'two');
+  await change('create', 'c.txt', 'new');
+  const lines = () => readFileSync(journal.file, 'utf8').trimEnd().split('\n');
+  return { root, journal, lines, read: (file: string) => (existsSync(path.join(root, file)) ? readFileSync(path.join(root, file), 'utf8') : null) };
+}
+
+describe('handbook journal verify', () => {
+  it('reports a journal that verifies, exit 0, and as JSON with --json', async () => {
+    const repo = await journaledRepo();
+    expect(handbook(['journal', 'verify', '--repo', repo.root])).toEqual({ code: 0, stdout: 'journal verified: 3 entries\n', stderr: '' });
+    const json = handbook(['journal', 'verify', '--repo', repo.root, '--json']);
+    expect([json.code, JSON.parse(json.stdout)]).toEqual([0, { ok: true, entries: 3, unconfirmed: 0, tornTail: false }]);
+    expect(handbook(['journal', 'verify', '--repo', scratchDirectory()])).toEqual({ code: 0, stdout: 'journal verified: 0 entries\n', stderr: '' });
+  });
+
+  it('names the first broken link in one line, exit 9', async () => {
+    const edited = await journaledRepo();
+    const lines = edited.lines();
+    lines[1] = lines[1]!.replace('"write"', '"create"');
+    writeFileSync(edited.journal.file, `${lines.join('\n')}\n`);
+    const result = handbook(['journal', 'verify', '--repo', edited.root]);
+    expect(result.code).toBe(9);
+    expect(result.stdout).toMatch(/^journal broken: line 2: mac mismatch \(the entry was edited or forged, or the key is not the one it was written with\)\n$/);
+    expect(result.stderr).toBe('');
+
+    const cut = await journaledRepo();
+    writeFileSync(cut.journal.file, `${cut.lines().slice(0, 2).join('\n')}\n`);
+    expect(handbook(['journal', 'verify', '--repo', cut.root])).toEqual({ code: 9, stdout: 'journal broken: truncated tail: head.json records 3 entries, the journal holds 2\n', stderr: '' });
+    const json = handbook(['journal', 'verify', '--repo', cut.root, '--json']);
+    expect([json.code, JSON.parse(json.stdout)]).toEqual([9, expect.objectContaining({ ok: false, brokenAt: 3, problem: 'truncated-tail' })]);
+  });
+
+  it('answers a missing key or a bad HANDBOOK_JOURNAL_KEY with one line, no stack trace', async () => {
+    const repo = await journaledRepo();
+    const wrong = handbook(['journal', 'verify', '--repo', repo.root], { HANDBOOK_JOURNAL_KEY: 'not-a-key' });
+    expect([wrong.code, wrong.stderr.trim().split('\n')]).toEqual([2, [expect.stringMatching(/^handbook: HANDBOOK_JOURNAL_KEY must be 64 hexadecimal characters/)]]);
+    writeFileSync(path.join(repo.root, '.handbook', 'journal.key'), 'garbage\n');
+    const broken = handbook(['journal', 'verify', '--repo', repo.root]);
+    expect([broken.code, broken.stderr.trim().split('\n')]).toEqual([9, [expect.stringMatching(/^handbook: the journal key .* is not 64 hexadecimal characters/)]]);
+    const missing = handbook(['journal', 'verify', '--repo', path.join(repo.root, 'nope')]);
+    expect([missing.code, missing.stderr]).toEqual([2, expect.stringMatching(/^handbook: repository not found: .*\n$/)]);
+  });
+});
+
+describe('handbook rollback', () => {
+  it('restores the last N writes newest first, journals them, exit 0', async () => {
+    const repo = await journaledRepo();
+    const result = handbook(['rollback', '2', '--repo', repo.root]);
+    expect(result).toEqual({ code: 0, stdout: 'restored c.txt (seq 3, create)\nrestored a.txt (seq 2, write)\nrolled back 2 of 2 writes\n', stderr: '' });
+    expect([repo.read('a.txt'), repo.read('c.txt')]).toEqual(['one', null]);
+    expect(handbook(['journal', 'verify', '--repo', repo.root]).stdout).toBe('journal verified: 5 entries\n');
+
+    const json = handbook(['rollback', '1', '--repo', repo.root, '--json']);
+    expect([json.code, JSON.parse(json.stdout)]).toEqual([0, { journal: expect.objectContaining({ ok: true, entries: 5 }), restored: [expect.objectContaining({ seq: 1, path: 'a.txt', kind: 'create', rollbackSeq: 6 })], refused: [] }]);
+    expect(repo.read('a.txt')).toBeNull();
+  });
+
+  it('answers a bad N with one line on stderr, exit 2, and changes nothing', async () => {
+    const repo = await journaledRepo();
+    const cases: Array<[string, RegExp]> = [
+      ['0', /positive whole number of writes, not "0"/],
+      ['abc', /positive whole number of writes, not "abc"/],
+      ['1.5', /positive whole number/],
+      ['-1', /positive whole number of writes, not "-1"/],
+      ['4', /cannot roll back 4 writes: the journal holds 3 not rolled back yet/],
+    ];
+    for (const [n, pattern] of cases) {
+      const result = handbook(['rollback', n, '--repo', repo.root]);
+      expect({ n, code: result.code, lines: result.stderr.trim().split('\n').length, stdout: result.stdout }).toEqual({ n, code: 2, lines: 1, stdout: '' });
+      expect(result.stderr).toMatch(pattern);
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+    }
+    expect(repo.read('a.txt')).toBe('two');
+    expect(repo.lines()).toHaveLength(3);
+  });
+
+  it('reports a forged entry and applies nothing, exit 9', async () => {
+    const repo = await journaledRepo();
+    const lines = repo.lines();
+    const last = JSON.parse(lines[2]!) as JournalEntry;
+    const { mac: _mac, ...body } = { ...last, seq: 4, kind: 'write' as const, path: 'a.txt', prevMac: last.mac, before: last.after, after: { exists: true as const, mode: 0o644, size: 3, digest: last.after.exists ? last.after.digest : '' } };
+    writeFileSync(repo.journal.file, `${[...lines, JSON.stringify({ ...body, mac: entryMac(randomBytes(32), body) })].join('\n')}\n`);
+    const result = handbook(['rollback', '1', '--repo', repo.root]);
+    expect(result.code).toBe(9);
+    expect(result.stdout).toBe('refused line 4 (a.txt): does not verify\njournal broken: line 4: mac mismatch (the entry was edited or forged, or the key is not the one it was written with); nothing was rolled back\n');
+    expect(result.stderr).toBe('');
+    expect([repo.read('a.txt'), repo.read('c.txt')]).toEqual(['two', 'new']);
+  });
+
+  it('refuses a write whose file changed since, exit 10', async () => {
+    const repo = await journaledRepo();
+    writeFileSync(path.join(repo.root, 'c.txt'), 'mine now');
+    const result = handbook(['rollback', '2', '--repo', repo.root]);
+    expect(result).toEqual({ code: 10, stdout: 'restored a.txt (seq 2, write)\nrefused line 3 (c.txt): c.txt changed since seq 3: restoring it would destroy that change\nrolled back 1 of 2 writes\n', stderr: '' });
+    expect([repo.read('a.txt'), repo.read('c.txt')]).toEqual(['one', 'mine now']);
+  });
+});
