@@ -43,7 +43,8 @@ export {
   type WatchErrorEvent,
   type WatchClosedEvent,
 } from './watch/watch-handbook.js';
-export { runTask, type RunTaskOptions, type RunTaskResult } from './api/run-task.js';
+export { runTask, resumeTask, type RunTaskOptions, type ResumeTaskOptions, type RunTaskResult } from './api/run-task.js';
+export { acceptanceStatuses, type AcceptanceRecord, type AcceptanceStatus } from './harness/acceptance.js';
 export type { HarnessRunResult } from './harness/harness-loop.js';
 export { harnessEventSchema, type HarnessEvent, type HarnessEventType } from './harness/events.js';
 export { readEventLog } from './harness/event-log.js';
@@ -53,3 +54,9 @@ export { approvalPolicySchema, type ApprovalPolicy, type Approver, type Approval
 export type { CriterionStatus } from './harness/exit-criteria.js';
 export { TOOL_MODES, type ToolMode } from './llm/tool-modes.js';
 export { ScriptedProvider, modelScriptSchema, type ModelScript } from './llm/scripted-provider.js';
+export { Journal, type JournalOptions, type JournalChange, type RollbackReport, type RestoredEntry, type RefusedEntry } from './harness/journal.js';
+export { journalEntrySchema, fileStateSchema, JOURNAL_KINDS, type JournalEntry, type FileState, type JournalKind } from './harness/journal-entry.js';
+export { JOURNAL_PROBLEMS, type VerifyReport, type JournalProblem } from './harness/journal-verify.js';
+export { JOURNAL_KEY_ENV } from './harness/journal-key.js';
+export { workspaceJournalFiles, type JournalFiles } from './harness/journal-files.js';
+export { verifyJournal, rollbackJournal, type RollbackOptions } from './api/journal.js';

@@ -11,7 +11,7 @@ import { openRunMemory, type RunMemory } from '../store/run-memory.js';
 import { readJsonInput } from '../text/read-json-input.js';
 import { EventStream, type EventListener } from '../harness/events.js';
 import { ExitCriteriaVerifier } from '../harness/exit-criteria.js';
-import { runHarnessTask, type HarnessRunResult } from '../harness/harness-loop.js';
+import { runHarnessTask, type HarnessRunOptions, type HarnessRunResult } from '../harness/harness-loop.js';
 import { taskSpecSchema, type TaskSpecInput } from '../harness/task.js';
 import type { SearchFunction } from '../harness/tool-context.js';
 import type { ToolSetName } from '../harness/tool-set.js';
@@ -27,6 +27,12 @@ export interface RunTaskOptions {
   model: string;
   /** The stronger model the escalation ladder may switch to. */
   escalate?: string;
+  /** A provider object to use instead of creating one from `model` (a test double, a wrapped client); `model` then only labels the run. */
+  provider?: ChatProvider;
+  /** The search tool's backend (default: the handbook's `ask`, when the repository has a handbook). */
+  search?: SearchFunction;
+  /** Switches harness components off, for the ablation lab only. */
+  components?: HarnessRunOptions['components'];
   toolMode?: ToolMode;
   /** `executor` (default) edits within the scope; `planner` gets only the read-only tools. */
   toolSet?: ToolSetName;
@@ -109,10 +115,10 @@ async function execute(
   events: EventStream,
   resume?: { operations: OperationLog; handoff: Handoff },
 ): Promise<RunTaskResult> {
-  const provider = await onlineProvider(record.model, options.providerOptions);
+  const provider = options.provider ?? (await onlineProvider(record.model, options.providerOptions));
   const escalationProvider = options.escalate === undefined ? undefined : await onlineProvider(options.escalate, options.providerOptions);
   const policy = typeof options.policy === 'string' ? readApprovalPolicy(options.policy) : options.policy;
-  const search = handbookSearch(root);
+  const search = options.search ?? handbookSearch(root);
   const log = new EventLog(path.join(folder, 'events.jsonl'));
   events.on((event) => log.append(event));
   if (options.onEvent) events.on(options.onEvent);
@@ -143,6 +149,7 @@ async function execute(
       ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
       ...(options.commandTimeoutMs === undefined ? {} : { commandTimeoutMs: options.commandTimeoutMs }),
       memory,
+      ...(options.components ? { components: options.components } : {}),
     });
   }
 }

@@ -2,7 +2,24 @@
 import { writeFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { z } from 'zod';
-import { askHandbook, buildHandbook, DEFAULT_DEBOUNCE_MS, handbookStatus, HandbookError, openHandbook, renderHandbook, runTask, syncHandbook, TOOL_MODES, watchHandbook } from '../index.js';
+import {
+  askHandbook,
+  buildHandbook,
+  DEFAULT_DEBOUNCE_MS,
+  handbookStatus,
+  HandbookError,
+  openHandbook,
+  renderHandbook,
+  resumeTask,
+  rollbackJournal,
+  runTask,
+  syncHandbook,
+  TOOL_MODES,
+  verifyJournal,
+  watchHandbook,
+  type Approver,
+  type RunTaskResult,
+} from '../index.js';
 import { terminalApprover } from './approval-prompt.js';
 import { EXIT, exitCodeFor, exitCodeForTask } from './exit-codes.js';
 import { formatRunEvent, formatRunResult } from './format-run.js';
@@ -58,6 +75,39 @@ const runOptionsSchema = z
     quiet: z.boolean().optional(),
   })
   .strict();
+
+const resumeOptionsSchema = z
+  .object({
+    repo: z.string().min(1).default('.'),
+    model: z.string().min(1).optional(),
+    escalate: z.string().min(1).optional(),
+    policy: z.string().min(1).optional(),
+    json: z.boolean().optional(),
+    quiet: z.boolean().optional(),
+  })
+  .strict();
+
+/** Runs a task (new or resumed) with Ctrl-C stopping it cleanly, live event lines unless quiet, and the exit code of its final state. */
+async function runWithSignals(options: { json?: boolean | undefined; quiet?: boolean | undefined }, start: (common: { signal: AbortSignal; approver?: Approver; onEvent?: (event: Parameters<typeof formatRunEvent>[0]) => void }) => Promise<RunTaskResult>): Promise<void> {
+  const controller = new AbortController();
+  const stop = (): void => controller.abort();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  const approver = terminalApprover();
+  try {
+    const result = await start({
+      signal: controller.signal,
+      ...(approver ? { approver } : {}),
+      ...(options.quiet ? {} : { onEvent: (event) => process.stderr.write(`${formatRunEvent(event)}\n`) }),
+    });
+    if (options.json) printJson(result);
+    else print(formatRunResult(result));
+    process.exitCode = exitCodeForTask(result.state);
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  }
+}
 
 /** A check's name for run_check, from its command: `npm test` → `npm-test`, numbered when two collide. */
 function checkNames(commands: readonly string[]): Array<{ name: string; command: string }> {
@@ -200,13 +250,8 @@ export function createProgram(): Command {
     .option('--json', 'print the result as JSON on stdout')
     .action(async (raw: unknown) => {
       const options = parseOptions(runOptionsSchema, raw);
-      const controller = new AbortController();
-      const stop = (): void => controller.abort();
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-      const approver = terminalApprover();
-      try {
-        const result = await runTask(options.repo, {
+      await runWithSignals(options, (common) =>
+        runTask(options.repo, {
           task: {
             text: options.task,
             exitCriteria: { checks: checkNames(options.check ?? []), filesMustChange: options.mustChange ?? [], typecheck: options.typecheck === true },
@@ -220,17 +265,31 @@ export function createProgram(): Command {
           ...(options.escalate ? { escalate: options.escalate } : {}),
           ...(options.toolMode ? { toolMode: options.toolMode } : {}),
           ...(options.policy ? { policy: options.policy } : {}),
-          ...(approver ? { approver } : {}),
-          ...(options.quiet ? {} : { onEvent: (event) => process.stderr.write(`${formatRunEvent(event)}\n`) }),
-          signal: controller.signal,
-        });
-        if (options.json) printJson(result);
-        else print(formatRunResult(result));
-        process.exitCode = exitCodeForTask(result.state);
-      } finally {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
-      }
+          ...common,
+        }),
+      );
+    });
+
+  program
+    .command('resume')
+    .description('continue an interrupted run: cut-off calls are reconciled first, completed ones never run again, and the model starts fresh with a handoff')
+    .argument('<run>', 'the run id `handbook run` printed (a folder under .handbook/runs/)')
+    .option('--repo <dir>', 'repository folder', '.')
+    .option('--model <spec>', 'the model for the rest of the run (default: the one it started with)')
+    .option('--escalate <spec>', 'a stronger model to switch to when the harness keeps breaking loops')
+    .option('--policy <file>', 'approval policy JSON')
+    .option('--quiet', 'no live event lines on stderr')
+    .option('--json', 'print the result as JSON on stdout')
+    .action(async (runId: string, raw: unknown) => {
+      const options = parseOptions(resumeOptionsSchema, raw);
+      await runWithSignals(options, (common) =>
+        resumeTask(options.repo, runId, {
+          ...(options.model ? { model: options.model } : {}),
+          ...(options.escalate ? { escalate: options.escalate } : {}),
+          ...(options.policy ? { policy: options.policy } : {}),
+          ...common,
+        }),
+      );
     });
 
   readOptions(program.command('overview').description('what the harness is, its stages in order, entry points and the state that couples stages'))
@@ -295,6 +354,43 @@ export function createProgram(): Command {
       if (options.json) printJson(report);
       else print(formatStatus(report));
       if (!report.fresh) process.exitCode = EXIT.stale;
+    });
+
+  const journalOptionsSchema = z.object({ repo: z.string().min(1).default('.'), json: z.boolean().optional() }).strict();
+  const journal = program.command('journal').description('the tamper-evident journal of writes under <repo>/.handbook/journal');
+  journal
+    .command('verify')
+    .description('check every entry, the chain and the head; exit 0 verified, 9 broken (the first broken link is named)')
+    .option('--repo <dir>', 'repository folder', '.')
+    .option('--json', 'print JSON on stdout')
+    .action((raw: unknown) => {
+      const options = parseOptions(journalOptionsSchema, raw);
+      const report = verifyJournal(options.repo);
+      if (options.json) printJson(report);
+      else if (report.ok) print(`journal verified: ${report.entries} entries${report.tornTail ? ' (the last line, half-written by an interrupted write, is not an entry; the next write trims it)' : ''}`);
+      else print(`journal broken: ${report.reason}`);
+      if (!report.ok) process.exitCode = EXIT.journalBroken;
+    });
+
+  program
+    .command('rollback')
+    .description('restore the files of the last N journaled writes byte for byte, newest first; exit 0 all restored, 10 some refused, 9 journal broken')
+    .argument('<n>', 'how many writes to undo')
+    .option('--repo <dir>', 'repository folder', '.')
+    .option('--json', 'print JSON on stdout')
+    .action(async (n: string, raw: unknown) => {
+      const options = parseOptions(journalOptionsSchema, raw);
+      if (!/^[1-9]\d*$/.test(n)) throw new HandbookError('INVALID_INPUT', `rollback needs a positive whole number of writes, not "${n}"`, 'e.g. `handbook rollback 1`');
+      const report = await rollbackJournal(options.repo, Number(n));
+      if (options.json) printJson(report);
+      else {
+        for (const entry of report.restored) print(`restored ${entry.path} (seq ${entry.seq}, ${entry.kind}${entry.alreadyRestored ? ', the write had not reached the disk' : ''})`);
+        for (const entry of report.refused) print(`refused line ${entry.line}${entry.path === undefined ? '' : ` (${entry.path})`}: ${entry.reason}`);
+        if (report.journal.ok) print(`rolled back ${report.restored.length} of ${n} write${n === '1' ? '' : 's'}`);
+        else print(`journal broken: ${report.journal.reason}; nothing was rolled back`);
+      }
+      if (!report.journal.ok) process.exitCode = EXIT.journalBroken;
+      else if (report.refused.length > 0) process.exitCode = EXIT.rollbackIncomplete;
     });
 
   const graph = program.command('graph').description('query the program graph of the current handbook');

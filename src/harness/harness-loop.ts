@@ -11,6 +11,8 @@ import type { EventStream } from './events.js';
 import { ExitCriteriaVerifier, type CriterionStatus } from './exit-criteria.js';
 import { findHallucinatedImports } from './import-check.js';
 import { findAnnouncedIntent, reconcileMessage } from './intent-reconciler.js';
+import { Journal } from './journal.js';
+import { reconcileFromJournal } from './reconcile-effect.js';
 import { LoopGuards, type LoopFinding } from './loop-guards.js';
 import type { OperationLog, ReconcileOutcome, StartedOperation } from './operation-log.js';
 import { ReadLedger } from './read-ledger.js';
@@ -23,6 +25,7 @@ import { isTerminalTool, type ToolOutput } from './tool-contract.js';
 import { chatToolsOf, toolsOf, type AnyToolContract, type ToolSetName } from './tool-set.js';
 import { TERMINAL_TOOL_INPUTS } from './tools/terminal-tools.js';
 import { typecheckRepository } from './typecheck.js';
+import { UngatedWorkspace } from './ungated-workspace.js';
 import { PathRefused, Workspace } from './workspace.js';
 
 /** The parts of the harness the ablation lab switches off one at a time to measure what each is worth. */
@@ -52,7 +55,7 @@ export interface HarnessRunOptions {
   maxWriteBytes?: number;
   /** Where calls that must not run twice are written down before they run; without it they are not tracked. */
   operations?: OperationLog;
-  /** Whether a call cut off by a crash or timeout took effect; without it, every such call is `unknown`. */
+  /** Whether a call cut off by a crash or timeout took effect (default: judged from the journal; commands are `unknown`). */
   reconcileEffect?: (operation: StartedOperation) => { outcome: ReconcileOutcome; detail: string };
   /** The run's long-term memory, where compaction promotes durable facts (default: in memory, gone with the run). */
   memory?: RunMemory;
@@ -96,11 +99,13 @@ export async function runHarnessTask(options: HarnessRunOptions): Promise<Harnes
   const deadline = AbortSignal.timeout(task.limits.wallClockMs);
   const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
   const machine = new TaskStateMachine((transition) => events.emit({ type: 'task_state', ...transition }));
-  const workspace = new Workspace(options.repo, task.scope, { maxWriteBytes: options.maxWriteBytes ?? 2_000_000 });
+  const workspaceOptions = { maxWriteBytes: options.maxWriteBytes ?? 2_000_000 };
+  const workspace = options.components?.fileGate === false ? new UngatedWorkspace(options.repo, task.scope, workspaceOptions) : new Workspace(options.repo, task.scope, workspaceOptions);
   const verifier = await ExitCriteriaVerifier.start(workspace, task.exitCriteria, {
     runCheck: (check) => runShellCommand(check.command, { cwd: workspace.root, timeoutMs: check.timeoutMs, signal }),
     typecheck: () => typecheckRepository(workspace.root),
   });
+  const journal = options.components?.journal === false ? undefined : Journal.open(workspace.root);
   const contracts = toolsOf(options.toolSet ?? 'executor');
   const contractOf = new Map(contracts.map((contract) => [contract.name, contract]));
   const chatTools = chatToolsOf(contracts);
@@ -133,6 +138,11 @@ export async function runHarnessTask(options: HarnessRunOptions): Promise<Harnes
     commandTimeoutMs: options.commandTimeoutMs ?? 600_000,
     maxWriteBytes: options.maxWriteBytes ?? 2_000_000,
     operationId: undefined,
+    journalWrite: async (change) => {
+      // Only a write the gate let leave the repository (the lab's control without the gate) has no place in its journal.
+      if (!journal || change.path.startsWith('../') || path.isAbsolute(change.path)) return;
+      await journal.record({ runId: options.runId, ...(context.operationId ? { opId: context.operationId } : {}), ...change });
+    },
   };
 
   let provider = options.provider;
@@ -382,7 +392,7 @@ export async function runHarnessTask(options: HarnessRunOptions): Promise<Harnes
   function reconcileBeforeResending(tool: string, args: unknown): { rule: string; reason: string } | undefined {
     let verdict: { rule: string; reason: string } | undefined;
     for (const operation of options.operations!.unresolvedFor(tool, args)) {
-      const { outcome, detail } = options.reconcileEffect?.(operation) ?? { outcome: 'unknown' as const, detail: 'nothing records whether it took effect' };
+      const { outcome, detail } = reconcile(operation);
       options.operations!.reconcile(operation.opId, outcome, detail);
       events.emit({ type: 'operation_reconciled', step, opId: operation.opId, tool, outcome, detail });
       if (outcome === 'done') verdict = { rule: 'already-done', reason: `an earlier attempt of this exact call was cut off but took effect (${detail}), so it is not run again` };
@@ -395,11 +405,15 @@ export async function runHarnessTask(options: HarnessRunOptions): Promise<Harnes
   function reconcileCutOffOperations(): Array<{ operation: StartedOperation; outcome: ReconcileOutcome; detail: string }> {
     if (!options.operations) return [];
     return options.operations.unresolved().map((operation) => {
-      const { outcome, detail } = options.reconcileEffect?.(operation) ?? { outcome: 'unknown' as const, detail: 'nothing records whether it took effect' };
+      const { outcome, detail } = reconcile(operation);
       options.operations!.reconcile(operation.opId, outcome, detail);
       events.emit({ type: 'operation_reconciled', step, opId: operation.opId, tool: operation.tool, outcome, detail });
       return { operation, outcome, detail };
     });
+  }
+
+  function reconcile(operation: StartedOperation): { outcome: ReconcileOutcome; detail: string } {
+    return options.reconcileEffect?.(operation) ?? reconcileFromJournal(journal, workspace, operation);
   }
 
   function on(component: HarnessComponent): boolean {

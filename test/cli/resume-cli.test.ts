@@ -1,0 +1,70 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { Journal, readEventLog, type HarnessEvent } from '../../src/index.js';
+import { act, call, copyOfTaskFixture, FIX_REDACT, READ_REDACT, writeScript } from '../helpers/harness-run.js';
+import { CLI, scratchDirectory } from '../helpers/paths.js';
+
+const MIGRATE = call('run_command', { command: 'echo migrated >> effects.log' });
+const NOTES = call('create_file', { path: 'notes.txt', content: 'masking notes\n' });
+
+function handbook(args: string[]) {
+  const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'] });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+async function eventsOnceThere(repo: string, done: (events: HarnessEvent[]) => boolean): Promise<{ runId: string; events: HarnessEvent[] }> {
+  const runs = path.join(repo, '.handbook', 'runs');
+  for (let waited = 0; waited < 30_000; waited += 50) {
+    const runId = existsSync(runs) ? readdirSync(runs)[0] : undefined;
+    const log = runId ? path.join(runs, runId, 'events.jsonl') : undefined;
+    if (runId && log && existsSync(log)) {
+      const events = readEventLog(log);
+      if (done(events)) return { runId, events };
+    }
+    await sleep(50);
+  }
+  throw new Error('the run never got there');
+}
+
+describe('handbook resume', () => {
+  it('continues a run killed mid-task without repeating a single completed effect', async () => {
+    const repo = copyOfTaskFixture();
+    const policy = path.join(scratchDirectory(), 'policy.json');
+    writeFileSync(policy, JSON.stringify({ tools: { run_command: 'auto' } }));
+    const first = writeScript([act(MIGRATE), act(NOTES), act(READ_REDACT), act(call('run_command', { command: 'sleep 4' })), act(call('task_blocked', { reason: 'unreachable' }))]);
+    const child = spawn(process.execPath, [CLI, 'run', '--repo', repo, '--task', 'Record the migration once, then mask API keys', '--check', 'node test/redact.test.mjs', '--model', `script:${first}`, '--policy', policy, '--quiet'], {
+      stdio: 'ignore',
+    });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    const { runId } = await eventsOnceThere(repo, (events) => events.some((event) => event.type === 'tool_proposed' && JSON.stringify(event.arguments).includes('sleep 4')));
+    child.kill('SIGKILL');
+    await exited;
+
+    // A fresh model that remembers nothing starts the task over.
+    const second = writeScript([act(MIGRATE), act(NOTES), act(READ_REDACT), act(FIX_REDACT), act(call('task_complete', { summary: 'done' }))]);
+    const resumed = handbook(['resume', runId, '--repo', repo, '--model', `script:${second}`, '--policy', policy, '--json', '--quiet']);
+    expect(resumed.stderr).toBe('');
+    expect(resumed.code).toBe(0);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ runId, state: 'COMPLETE' });
+
+    expect(readFileSync(path.join(repo, 'effects.log'), 'utf8')).toBe('migrated\n');
+    expect(Journal.open(repo).entries().filter((entry) => entry.path === 'notes.txt')).toHaveLength(1);
+    const events = readEventLog(path.join(repo, '.handbook', 'runs', runId, 'events.jsonl'));
+    expect(events.filter((event) => event.type === 'tool_rejected').map((event) => event.type === 'tool_rejected' && event.rule)).toEqual(['already-done', 'already-done']);
+    expect(events.find((event) => event.type === 'operation_reconciled')).toMatchObject({ tool: 'run_command', outcome: 'unknown' });
+    expect(events.find((event) => event.type === 'run_resumed')).toMatchObject({ runId, stepsTaken: 4 });
+    expect(events.map((event) => event.seq)).toEqual(events.map((_, index) => index));
+
+    const again = handbook(['resume', runId, '--repo', repo, '--model', `script:${second}`]);
+    expect([again.code, again.stderr.trim()]).toEqual([2, expect.stringMatching(/^handbook: run .* already ended COMPLETE/)]);
+  });
+
+  it('refuses a run id that does not exist, in one line', () => {
+    const result = handbook(['resume', 'no-such-run', '--repo', copyOfTaskFixture()]);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim()).toMatch(/^handbook: no run no-such-run in .*\(pass the id `handbook run` printed\)$/);
+  });
+});
