@@ -60,3 +60,7 @@ export { JOURNAL_PROBLEMS, type VerifyReport, type JournalProblem } from './harn
 export { JOURNAL_KEY_ENV } from './harness/journal-key.js';
 export { workspaceJournalFiles, type JournalFiles } from './harness/journal-files.js';
 export { verifyJournal, rollbackJournal, type RollbackOptions } from './api/journal.js';
+export { planRequest, type PlanOptions, type PlanResult } from './api/plan-request.js';
+export { applyPlan, type ApplyOptions, type ApplyResult } from './api/apply-plan.js';
+export { editPlanSchema, type EditPlan, type PlanTarget, type PlanContext, type PlanCheck, type PlanRisk } from './plan/edit-plan.js';
+export { loadPlan } from './plan/plan-store.js';

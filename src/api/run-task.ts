@@ -31,6 +31,8 @@ export interface RunTaskOptions {
   provider?: ChatProvider;
   /** The search tool's backend (default: the handbook's `ask`, when the repository has a handbook). */
   search?: SearchFunction;
+  /** Exit criteria the caller judges itself (apply: no handbook entry frozen by the change). */
+  extraCriteria?: HarnessRunOptions['extraCriteria'];
   /** Switches harness components off, for the ablation lab only. */
   components?: HarnessRunOptions['components'];
   toolMode?: ToolMode;
@@ -150,6 +152,7 @@ async function execute(
       ...(options.commandTimeoutMs === undefined ? {} : { commandTimeoutMs: options.commandTimeoutMs }),
       memory,
       ...(options.components ? { components: options.components } : {}),
+      ...(options.extraCriteria ? { extraCriteria: options.extraCriteria } : {}),
     });
   }
 }

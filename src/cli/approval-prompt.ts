@@ -14,3 +14,14 @@ export function terminalApprover(): Approver | undefined {
     }
   };
 }
+
+/** Asks a yes/no question on the terminal; false when there is no terminal to ask on. */
+export async function confirmOnTerminal(question: string): Promise<boolean> {
+  if (!process.stdin.isTTY || !process.stderr.isTTY) return false;
+  const prompt = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^y(es)?$/i.test((await prompt.question(`${question} [y/N] `)).trim());
+  } finally {
+    prompt.close();
+  }
+}

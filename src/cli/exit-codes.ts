@@ -19,6 +19,8 @@ export const EXIT = {
   journalBroken: 9,
   /** `rollback`: some of the writes were refused (changed since, or their saved content is missing) and left as they are. */
   rollbackIncomplete: 10,
+  /** `plan`: the plan gate rejected the plan (it is saved as rejected, with its failures). */
+  planRejected: 11,
 } as const;
 
 /** Only a COMPLETE task, whose exit criteria the harness verified, exits 0. */

@@ -1,4 +1,4 @@
-import type { HarnessEvent, RunTaskResult } from '../index.js';
+import type { EditPlan, HarnessEvent, RunTaskResult } from '../index.js';
 
 function clip(text: string, length = 100): string {
   const line = text.replace(/\s+/g, ' ').trim();
@@ -73,6 +73,23 @@ export function formatRunResult(result: RunTaskResult): string {
     ...(result.modelWords ? [`  model said ${clip(result.modelWords, 200)}`] : []),
     ...(result.acceptance ? [`  accepted   snapshot ${result.acceptance.snapshotDigest.slice(0, 12)}, record ${result.acceptance.file}`] : []),
     `  events     ${result.eventLog}`,
+  ];
+  return lines.join('\n');
+}
+
+export function formatPlan(plan: EditPlan, markdown: string): string {
+  const files = new Set(plan.targets.map((target) => target.file)).size;
+  const lines = [
+    `plan ${plan.id}: ${plan.status.toUpperCase()}`,
+    `  request    ${plan.request}`,
+    `  planner    ${plan.planner.kind === 'offline' ? 'offline (deterministic, no model)' : `llm (${plan.planner.model})`}, on handbook generation ${plan.generation}`,
+    `  targets    ${plan.targets.length} in ${files} file(s)`,
+    ...plan.targets.map((target) => `    ${target.file}:${target.line} ${target.symbol} (${target.action})`),
+    `  context    ${plan.context.length} site(s) to read`,
+    `  checks     ${[...plan.checks.map((check) => check.command), ...(plan.typecheck ? ['typecheck'] : [])].join('; ') || 'none'}`,
+    `  risks      ${plan.risks.length === 0 ? 'no shared state coupled' : plan.risks.map((risk) => risk.slot ?? risk.stages.join('+')).join(', ')}`,
+    ...plan.failures.map((failure) => `  ✗ ${failure}`),
+    `  written    ${markdown}`,
   ];
   return lines.join('\n');
 }

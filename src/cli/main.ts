@@ -10,6 +10,8 @@ import {
   HandbookError,
   openHandbook,
   renderHandbook,
+  applyPlan,
+  planRequest,
   resumeTask,
   rollbackJournal,
   runTask,
@@ -20,9 +22,9 @@ import {
   type Approver,
   type RunTaskResult,
 } from '../index.js';
-import { terminalApprover } from './approval-prompt.js';
+import { confirmOnTerminal, terminalApprover } from './approval-prompt.js';
 import { EXIT, exitCodeFor, exitCodeForTask } from './exit-codes.js';
-import { formatRunEvent, formatRunResult } from './format-run.js';
+import { formatPlan, formatRunEvent, formatRunResult } from './format-run.js';
 import { formatAsk, formatStatus, formatSync, formatNeighbours, formatOverview, formatRegister, formatSlot, formatStage, formatSummary, formatUnit, formatWatchEvent } from './format.js';
 import { createProgressReporter } from './progress.js';
 
@@ -76,6 +78,21 @@ const runOptionsSchema = z
   })
   .strict();
 
+const planOptionsSchema = readOptionsSchema.extend({ model: z.literal('offline').optional(), out: z.string().min(1).optional() }).strict();
+const applyOptionsSchema = z
+  .object({
+    repo: z.string().min(1).default('.'),
+    db: z.string().min(1).optional(),
+    model: z.string().min(1),
+    yes: z.boolean().optional(),
+    toolMode: z.enum(TOOL_MODES).optional(),
+    escalate: z.string().min(1).optional(),
+    policy: z.string().min(1).optional(),
+    json: z.boolean().optional(),
+    quiet: z.boolean().optional(),
+  })
+  .strict();
+
 const resumeOptionsSchema = z
   .object({
     repo: z.string().min(1).default('.'),
@@ -88,7 +105,12 @@ const resumeOptionsSchema = z
   .strict();
 
 /** Runs a task (new or resumed) with Ctrl-C stopping it cleanly, live event lines unless quiet, and the exit code of its final state. */
-async function runWithSignals(options: { json?: boolean | undefined; quiet?: boolean | undefined }, start: (common: { signal: AbortSignal; approver?: Approver; onEvent?: (event: Parameters<typeof formatRunEvent>[0]) => void }) => Promise<RunTaskResult>): Promise<void> {
+async function runWithSignals(
+  options: { json?: boolean | undefined; quiet?: boolean | undefined },
+  start: (common: { signal: AbortSignal; approver?: Approver; onEvent?: (event: Parameters<typeof formatRunEvent>[0]) => void }) => Promise<RunTaskResult>,
+  jsonOf: (result: RunTaskResult) => unknown = () => undefined,
+  moreText: () => string | undefined = () => undefined,
+): Promise<void> {
   const controller = new AbortController();
   const stop = (): void => controller.abort();
   process.once('SIGINT', stop);
@@ -100,8 +122,8 @@ async function runWithSignals(options: { json?: boolean | undefined; quiet?: boo
       ...(approver ? { approver } : {}),
       ...(options.quiet ? {} : { onEvent: (event) => process.stderr.write(`${formatRunEvent(event)}\n`) }),
     });
-    if (options.json) printJson(result);
-    else print(formatRunResult(result));
+    if (options.json) printJson(jsonOf(result) ?? result);
+    else print([formatRunResult(result), moreText()].filter(Boolean).join('\n'));
     process.exitCode = exitCodeForTask(result.state);
   } finally {
     process.off('SIGINT', stop);
@@ -268,6 +290,59 @@ export function createProgram(): Command {
           ...common,
         }),
       );
+    });
+
+  program
+    .command('plan')
+    .description('turn a behaviour request into an edit plan checked against the live code; saved under .handbook/plans (exit 0 accepted, 11 rejected)')
+    .argument('<request>', 'the change in your own words, e.g. "mask secrets in every capture path"')
+    .option('--repo <dir>', 'repository folder', '.')
+    .option('--db <path>', 'database file (default: <repo>/.handbook/handbook.db)')
+    .option('--model <spec>', 'planner: offline (the default, deterministic, no model)')
+    .option('--out <file>', 'also write the plan as JSON to this file')
+    .option('--json', 'print the plan as JSON on stdout')
+    .action(async (request: string, raw: unknown) => {
+      const options = parseOptions(planOptionsSchema, raw);
+      const { plan, files } = await planRequest(options.repo, request, options.db ? { database: options.db } : {});
+      if (options.out) writeFileSync(options.out, `${JSON.stringify(plan, null, 2)}\n`);
+      if (options.json) printJson(plan);
+      else print(formatPlan(plan, files.markdown));
+      if (plan.status === 'rejected') process.exitCode = EXIT.planRejected;
+    });
+
+  program
+    .command('apply')
+    .description('execute an accepted plan with a model through the harness loop, inside the plan scope, until its checks pass; then re-sync the handbook')
+    .argument('<plan>', 'a plan id from `handbook plan`, or the path of its .json file')
+    .requiredOption('--model <spec>', 'anthropic:MODEL | openai:MODEL | openai-compatible:MODEL@URL | script:PATH')
+    .option('--repo <dir>', 'repository folder', '.')
+    .option('--db <path>', 'database file (default: <repo>/.handbook/handbook.db)')
+    .option('--yes', 'apply without asking first (required when there is no terminal to ask on)')
+    .option('--tool-mode <mode>', `how the model calls tools: ${TOOL_MODES.join(' | ')} (default native)`)
+    .option('--escalate <spec>', 'a stronger model to switch to when the harness keeps breaking loops')
+    .option('--policy <file>', 'approval policy JSON')
+    .option('--quiet', 'no live event lines on stderr')
+    .option('--json', 'print the result as JSON on stdout')
+    .action(async (reference: string, raw: unknown) => {
+      const options = parseOptions(applyOptionsSchema, raw);
+      if (!options.yes && !(await confirmOnTerminal(`apply plan ${reference} to ${options.repo} with ${options.model}?`))) {
+        throw new HandbookError('INVALID_INPUT', 'the plan was not applied: nobody confirmed it', 'pass --yes to apply without a prompt');
+      }
+      let sync: Awaited<ReturnType<typeof applyPlan>>['sync'];
+      let plan = '';
+      await runWithSignals(options, async (common) => {
+        const applied = await applyPlan(options.repo, reference, {
+          model: options.model,
+          ...(options.db ? { database: options.db } : {}),
+          ...(options.toolMode ? { toolMode: options.toolMode } : {}),
+          ...(options.escalate ? { escalate: options.escalate } : {}),
+          ...(options.policy ? { policy: options.policy } : {}),
+          ...common,
+        });
+        sync = applied.sync;
+        plan = applied.plan;
+        return applied.run;
+      }, (result) => (options.json ? { plan, ...result, ...(sync ? { sync } : {}) } : undefined), () => (sync ? formatSync(sync) : undefined));
     });
 
   program

@@ -22,6 +22,8 @@ export interface CheckRecord {
 export interface VerifierDependencies {
   runCheck(check: ExitCheck): Promise<CommandOutcome>;
   typecheck(): TypecheckOutcome;
+  /** Criteria the caller judges itself (e.g. no handbook entry frozen by the change); run only by verify(). */
+  extraCriteria?: () => Promise<CriterionStatus[]>;
 }
 
 type UnitText = { hash: string } | undefined;
@@ -98,7 +100,7 @@ export class ExitCriteriaVerifier {
         detail: outcome.ok ? 'the repository type-checks' : `the typecheck found ${outcome.errorCount} error(s):\n${outcome.errors.join('\n')}`,
       });
     }
-    return [...checks, ...(await this.fileStatuses()), ...typecheck];
+    return [...checks, ...(await this.fileStatuses()), ...typecheck, ...((await this.dependencies.extraCriteria?.()) ?? [])];
   }
 
   private async fileStatuses(): Promise<CriterionStatus[]> {

@@ -57,6 +57,8 @@ export interface HarnessRunOptions {
   operations?: OperationLog;
   /** Whether a call cut off by a crash or timeout took effect (default: judged from the journal; commands are `unknown`). */
   reconcileEffect?: (operation: StartedOperation) => { outcome: ReconcileOutcome; detail: string };
+  /** Exit criteria the caller judges itself, checked only when the model declares completion. */
+  extraCriteria?: () => Promise<CriterionStatus[]>;
   /** The run's long-term memory, where compaction promotes durable facts (default: in memory, gone with the run). */
   memory?: RunMemory;
   /** Components to switch off, for the ablation lab only: every one is on unless set to false. */
@@ -104,6 +106,7 @@ export async function runHarnessTask(options: HarnessRunOptions): Promise<Harnes
   const verifier = await ExitCriteriaVerifier.start(workspace, task.exitCriteria, {
     runCheck: (check) => runShellCommand(check.command, { cwd: workspace.root, timeoutMs: check.timeoutMs, signal }),
     typecheck: () => typecheckRepository(workspace.root),
+    ...(options.extraCriteria ? { extraCriteria: options.extraCriteria } : {}),
   });
   const journal = options.components?.journal === false ? undefined : Journal.open(workspace.root);
   const contracts = toolsOf(options.toolSet ?? 'executor');

@@ -1,0 +1,73 @@
+import { assertRepositoryRoot } from '../analyze/repository-root.js';
+import { HandbookError } from '../errors.js';
+import type { CriterionStatus } from '../harness/exit-criteria.js';
+import { locatorId } from '../harness/exit-criteria.js';
+import type { TaskSpecInput } from '../harness/task.js';
+import type { EditPlan } from '../plan/edit-plan.js';
+import { gatePlan } from '../plan/plan-gate.js';
+import { loadPlan } from '../plan/plan-store.js';
+import { handbookStatus } from './handbook-status.js';
+import { syncHandbook, type SyncSummary } from './live-handbook.js';
+import { runTask, type RunTaskOptions, type RunTaskResult } from './run-task.js';
+
+export type ApplyOptions = Omit<RunTaskOptions, 'task'> & { database?: string };
+
+export interface ApplyResult {
+  plan: string;
+  run: RunTaskResult;
+  /** The handbook brought up to date from the change, when the task completed. */
+  sync?: SyncSummary;
+}
+
+/**
+ * Executes an accepted plan through the harness loop: the plan's scope is the write scope, and
+ * the task is complete only when the plan's checks pass, every target changed, the repository
+ * type-checks (when it has a tsconfig) and no handbook entry was lost. The plan is checked
+ * against the live repository first and refused if it went stale. On COMPLETE the acceptance
+ * record is written by the loop and the handbook re-syncs from the diff.
+ */
+export async function applyPlan(repo: string, reference: string, options: ApplyOptions): Promise<ApplyResult> {
+  const root = assertRepositoryRoot(repo);
+  const plan = loadPlan(root, reference);
+  if (plan.status !== 'accepted') throw new HandbookError('INVALID_INPUT', `plan ${plan.id} was rejected by the plan gate (${plan.failures[0] ?? 'no reason kept'})`, 'make a new plan with `handbook plan`');
+  const stale = await gatePlan(root, plan);
+  if (stale.length > 0) throw new HandbookError('INVALID_INPUT', `plan ${plan.id} went stale since it was made: ${stale[0]}${stale.length > 1 ? ` (and ${stale.length - 1} more)` : ''}`, 'make a new plan with `handbook plan`');
+
+  const database = options.database ? { database: options.database } : {};
+  const frozenBefore = new Set((await handbookStatus(root, database)).frozen.map((entry) => entry.unit));
+  const noNewFrozen = async (): Promise<CriterionStatus[]> => {
+    const lost = (await handbookStatus(root, database)).frozen.filter((entry) => !frozenBefore.has(entry.unit));
+    return [
+      {
+        id: 'no-new-frozen',
+        satisfied: lost.length === 0,
+        detail: lost.length === 0 ? 'no handbook entry was lost' : `handbook entries can no longer be found (renamed or removed?): ${lost.slice(0, 5).map((entry) => `${entry.unit} (${entry.reason})`).join('; ')}`,
+      },
+    ];
+  };
+  const run = await runTask(root, { ...options, task: taskOf(plan), extraCriteria: noNewFrozen });
+  if (run.state !== 'COMPLETE') return { plan: plan.id, run };
+  return { plan: plan.id, run, sync: await syncHandbook(root, database) };
+}
+
+/** The plan as a harness task: its words for the model, its scope and checks as data for the harness. */
+export function taskOf(plan: EditPlan): TaskSpecInput {
+  const lines = [
+    `Carry out edit plan ${plan.id}: ${plan.request}`,
+    plan.summary,
+    'Targets (change each of them):',
+    ...plan.targets.map((target) => `- ${target.action} ${locatorId(target)} (lines ${target.line}-${target.endLine}): ${target.intent}. Why: ${target.why}`),
+    ...(plan.context.length > 0 ? ['Context (read, do not edit unless needed):', ...plan.context.map((item) => `- ${locatorId(item)} (lines ${item.line}-${item.endLine}), ${item.relation}: ${item.why}`)] : []),
+    ...(plan.risks.length > 0 ? ['Risks:', ...plan.risks.map((risk) => `- ${risk.why}`)] : []),
+  ];
+  return {
+    text: lines.join('\n'),
+    planId: plan.id,
+    scope: [...plan.scope, ...plan.newFiles],
+    exitCriteria: {
+      checks: plan.checks.map((check) => ({ name: check.name, command: check.command })),
+      targetsMustChange: plan.targets.filter((target) => target.action === 'modify').map((target) => ({ file: target.file, symbol: target.symbol, hash: target.hash })),
+      typecheck: plan.typecheck,
+    },
+  };
+}

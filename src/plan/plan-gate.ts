@@ -1,0 +1,70 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import picomatch from 'picomatch';
+import { parseLiveFile } from '../analyze/parse-live-file.js';
+import { PathRefused, Workspace } from '../harness/workspace.js';
+import type { PlanDraft } from './edit-plan.js';
+
+type LiveUnit = Awaited<ReturnType<typeof parseLiveFile>>[number];
+
+const TEST_FILE = /(^|\/)(__tests__|tests?)\/|\.(test|spec)\.[cm]?[jt]sx?$/;
+
+/** A test by its name alone, for files the handbook does not list. */
+export function looksLikeTestFile(file: string): boolean {
+  return TEST_FILE.test(file);
+}
+
+/**
+ * The plan gate: a plan is accepted only when every locator in it resolves fresh against the
+ * live repository (the symbol is in its file, at the stated lines, with the stated hash), every
+ * target lies inside the plan's scope and is neither a test nor outside the repository's own
+ * code, and there is something to check the change with. Returns every failure, worded so a
+ * planner can act on it; an empty list is acceptance.
+ */
+export async function gatePlan(root: string, plan: PlanDraft, isTestFile: (file: string) => boolean = looksLikeTestFile): Promise<string[]> {
+  const workspace = new Workspace(root);
+  const failures: string[] = [];
+  const liveFiles = new Map<string, Map<string, LiveUnit> | string>();
+  const unitsOf = async (file: string): Promise<Map<string, LiveUnit> | string> => {
+    const known = liveFiles.get(file);
+    if (known) return known;
+    let units: Map<string, LiveUnit> | string;
+    try {
+      const read = workspace.readText(file);
+      units = read.status === 'text' ? new Map((await parseLiveFile(read.path.relative, read.text)).map((unit) => [unit.symbol, unit])) : `${file} is ${read.status === 'missing' ? 'gone' : `not a source file (${read.status})`}`;
+    } catch (error) {
+      units = error instanceof PathRefused ? `${file} cannot be read: ${error.message}` : `${file} cannot be read`;
+    }
+    liveFiles.set(file, units);
+    return units;
+  };
+  const verify = async (role: string, locator: { file: string; symbol: string; line: number; endLine: number; hash: string }): Promise<void> => {
+    const where = `${role} ${locator.file}#${locator.symbol}`;
+    const units = await unitsOf(locator.file);
+    if (typeof units === 'string') return void failures.push(`${where}: ${units}`);
+    const live = units.get(locator.symbol);
+    if (!live) return void failures.push(`${where}: the symbol is no longer in ${locator.file}`);
+    if (live.hash !== locator.hash) return void failures.push(`${where}: its code changed since it was planned (hash ${locator.hash} is now ${live.hash})`);
+    if (live.startLine !== locator.line || live.endLine !== locator.endLine) failures.push(`${where}: it moved from lines ${locator.line}-${locator.endLine} to ${live.startLine}-${live.endLine}`);
+  };
+
+  if (plan.targets.length === 0) failures.push('the plan has no targets: nothing would change');
+  const inScope = picomatch(plan.scope.length === 0 ? ['!**'] : [...plan.scope], { dot: true });
+  for (const target of plan.targets) {
+    const where = `target ${target.file}#${target.symbol}`;
+    if (target.file.split('/').includes('node_modules') || path.isAbsolute(target.file) || target.file.startsWith('../')) {
+      failures.push(`${where}: it is outside the repository's own code (an external boundary), which a plan may not edit`);
+      continue;
+    }
+    if (isTestFile(target.file)) failures.push(`${where}: it is in a test file; a plan changes the code and lets the tests judge it`);
+    if (!inScope(target.file)) failures.push(`${where}: ${target.file} is outside the plan's scope (${plan.scope.join(', ') || 'empty'})`);
+    if (target.action !== 'add') await verify('target', target);
+  }
+  for (const item of plan.context) await verify('context', item);
+  for (const file of plan.newFiles) {
+    if (!inScope(file)) failures.push(`new file ${file} is outside the plan's scope`);
+    if (existsSync(path.join(root, file))) failures.push(`new file ${file} already exists`);
+  }
+  if (plan.checks.length === 0 && !plan.typecheck) failures.push('the plan has no check: no test reaches the targets and the repository has no tsconfig.json to type-check');
+  return failures;
+}

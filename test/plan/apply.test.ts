@@ -1,0 +1,66 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { acceptanceStatuses, applyPlan, handbookStatus, type HarnessEvent } from '../../src/index.js';
+import { PROJECT_ROOT } from '../helpers/paths.js';
+import { act, call, writeScript } from '../helpers/harness-run.js';
+import { plannedFixture } from '../helpers/plan-fixture.js';
+
+const SCRIPT = path.join(PROJECT_ROOT, 'fixtures/scripts/apply-mask-capture.json');
+const turnsOf = (file: string): Array<Record<string, unknown>> => (JSON.parse(readFileSync(file, 'utf8')) as { turns: Array<Record<string, unknown>> }).turns;
+
+async function apply(turns: Array<Record<string, unknown>>) {
+  const { repo, plan } = await plannedFixture();
+  const events: HarnessEvent[] = [];
+  const result = await applyPlan(repo, plan.id, { model: `script:${writeScript(turns)}`, onEvent: (event) => events.push(event) });
+  return { repo, plan, result, events };
+}
+
+describe('handbook apply', () => {
+  it('executes an accepted plan to COMPLETE: checks pass, every target changed, a valid acceptance record, and the handbook re-synced', async () => {
+    const { repo, plan, result, events } = await apply(turnsOf(SCRIPT));
+    expect(result.run.state).toBe('COMPLETE');
+    // The script declares completion once after fixing only redact: the harness refuses it, naming the targets still untouched.
+    const rejected = events.filter((event) => event.type === 'complete_rejected');
+    expect(rejected).toHaveLength(1);
+    expect(rejected[0]!.type === 'complete_rejected' && rejected[0]!.missing).toEqual(
+      expect.arrayContaining([expect.stringMatching(/check tests .* exited 1/), 'src/capture.js#captureToolOutput must change and has not', 'src/transcript.js#captureModelTurn must change and has not']),
+    );
+    expect(result.run.criteria.map((criterion) => [criterion.id, criterion.satisfied])).toEqual([
+      ['check:tests', true],
+      ['target:src/redact.js#redact', true],
+      ['target:src/capture.js#captureToolOutput', true],
+      ['target:src/transcript.js#captureModelTurn', true],
+      ['typecheck', true],
+      ['no-new-frozen', true],
+    ]);
+    expect(acceptanceStatuses(repo)).toEqual([expect.objectContaining({ runId: result.run.runId, valid: true })]);
+    expect(JSON.parse(readFileSync(result.run.acceptance!.file, 'utf8'))).toMatchObject({ planId: plan.id });
+    expect(result.sync).toMatchObject({ modified: ['src/capture.js', 'src/redact.js', 'src/transcript.js'], entries: { changed: 6, removed: 0 } });
+    const status = await handbookStatus(repo);
+    expect([status.fresh, status.counts.frozen]).toEqual([true, 0]);
+  });
+
+  it('refuses a write outside the plan scope, and the run goes on', async () => {
+    const turns = turnsOf(SCRIPT);
+    const { result, events } = await apply([act(call('create_file', { path: 'src/secrets-helper.js', content: 'export {};\n' })), ...turns]);
+    expect(events.find((event) => event.type === 'tool_rejected')).toMatchObject({ tool: 'create_file', rule: 'outside-scope' });
+    expect(result.run.state).toBe('COMPLETE');
+  });
+
+  it('refuses to apply a plan that went stale since it was made', async () => {
+    const { repo, plan } = await plannedFixture();
+    const file = path.join(repo, 'src/redact.js');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('  return text;', '  return String(text);'));
+    await expect(applyPlan(repo, plan.id, { model: `script:${SCRIPT}` })).rejects.toThrow(/went stale since it was made: target src\/redact\.js#redact: its code changed/);
+  });
+
+  it('blocks the task when the change loses a handbook entry', async () => {
+    const rename = call('edit_file', { path: 'src/transcript.js', old_text: 'export function captureModelTurn(transcript, text) {\n  transcript.push(text);', new_text: 'export function captureTurn(transcript, text) {\n  transcript.push(text);' });
+    const { result, events } = await apply([act(call('read_file', { path: 'src/transcript.js' })), act(rename), act(call('task_complete', { summary: 'renamed' })), act(call('task_blocked', { reason: 'cannot rename' }))]);
+    const missing = events.flatMap((event) => (event.type === 'complete_rejected' ? event.missing : []));
+    expect(missing).toContainEqual(expect.stringMatching(/handbook entries can no longer be found .*src\/transcript\.js#captureModelTurn/));
+    expect(result.run.state).toBe('BLOCKED');
+    expect(result.sync).toBeUndefined();
+  });
+});

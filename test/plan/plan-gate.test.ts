@@ -1,0 +1,54 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadPlan } from '../../src/index.js';
+import { gatePlan } from '../../src/plan/plan-gate.js';
+import { plannedFixture } from '../helpers/plan-fixture.js';
+
+describe('the offline planner and the plan gate', () => {
+  it('plans every capture path: targets, scope, checks that reach them through imports, and a typecheck; accepted and saved', async () => {
+    const { repo, plan } = await plannedFixture();
+    expect(plan.status).toBe('accepted');
+    expect(plan.failures).toEqual([]);
+    expect(plan.planner).toEqual({ kind: 'offline' });
+    expect(plan.targets.map((target) => `${target.file}#${target.symbol}`).sort()).toEqual(['src/capture.js#captureToolOutput', 'src/redact.js#redact', 'src/transcript.js#captureModelTurn']);
+    expect(plan.scope).toEqual(['src/capture.js', 'src/redact.js', 'src/transcript.js']);
+    expect(plan.checks).toEqual([expect.objectContaining({ name: 'tests', command: 'npm test', reason: expect.stringContaining('test/redact.test.mjs, test/transcript.test.mjs') })]);
+    expect(plan.typecheck).toBe(true);
+    expect(loadPlan(repo, plan.id)).toEqual(plan);
+    expect(readFileSync(path.join(repo, '.handbook', 'plans', `${plan.id}.md`), 'utf8')).toMatch(/^# Plan plan-.*: accepted/);
+  });
+
+  it('rejects a plan whose locator no longer resolves: code changed or moved since planning', async () => {
+    const { repo, plan } = await plannedFixture();
+    const file = path.join(repo, 'src/redact.js');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('  return text;', '  return text.trim();'));
+    const transcript = path.join(repo, 'src/transcript.js');
+    writeFileSync(transcript, `// moved down\n${readFileSync(transcript, 'utf8')}`);
+    const failures = await gatePlan(repo, plan);
+    expect(failures).toContainEqual(expect.stringMatching(/^target src\/redact\.js#redact: its code changed since it was planned/));
+    expect(failures).toContainEqual(expect.stringMatching(/^target src\/transcript\.js#captureModelTurn: it moved from lines 7-10 to 8-11/));
+  });
+
+  it('rejects a target outside the scope, a test-file target, an external boundary, a missing symbol and a plan with nothing to check', async () => {
+    const { repo, plan } = await plannedFixture();
+    const [first] = plan.targets;
+    const failures = await gatePlan(repo, {
+      ...plan,
+      scope: plan.scope.filter((file) => file !== first!.file),
+      targets: [
+        first!,
+        { ...first!, file: 'test/redact.test.mjs', symbol: 'key' },
+        { ...first!, file: 'node_modules/left-pad/index.js', symbol: 'leftPad' },
+        { ...first!, symbol: 'nowhere' },
+      ],
+      checks: [],
+      typecheck: false,
+    });
+    expect(failures).toContainEqual(`target ${first!.file}#${first!.symbol}: ${first!.file} is outside the plan's scope (${plan.scope.filter((file) => file !== first!.file).join(', ')})`);
+    expect(failures).toContainEqual(expect.stringMatching(/^target test\/redact\.test\.mjs#key: it is in a test file/));
+    expect(failures).toContainEqual(expect.stringMatching(/^target node_modules\/left-pad\/index\.js#leftPad: it is outside the repository's own code/));
+    expect(failures).toContainEqual(`target ${first!.file}#nowhere: the symbol is no longer in ${first!.file}`);
+    expect(failures).toContainEqual(expect.stringMatching(/^the plan has no check/));
+  });
+});
