@@ -5,6 +5,7 @@ import type { Unit } from '../graph/model.js';
 import { shortName } from '../graph/unit-name.js';
 import type { RegisterEntry } from '../organize/model.js';
 import { parseRequest } from '../route/request-terms.js';
+import { searchTermsOf } from '../route/search-index.js';
 import type { PlanCheck, PlanContext, PlanDraft, PlanRisk, PlanTarget } from './edit-plan.js';
 
 /** A place the router found for the request, best first. */
@@ -27,41 +28,46 @@ export interface OfflinePlanInput {
 
 /** Kinds a plan edits: code that runs. Types and interfaces are read, not targeted, unless nothing else matched. */
 const EDITABLE_KINDS = new Set(['function', 'method', 'constructor', 'accessor', 'variable', 'property', 'class']);
-/** A site scoring under this share of the best one is a neighbour, not an implementation. */
-const TARGET_SHARE = 0.55;
-const CROSS_CUTTING_SHARE = 0.25;
-const MAX_TARGETS = 6;
-const MAX_CROSS_CUTTING_TARGETS = 12;
+/**
+ * Targets are chosen by file, then by unit. A file's evidence is the summed evidence of its
+ * routed sites; files under this share of the best file's are neighbours, not the change.
+ */
+const FILE_SHARE = 0.5;
+/** At most this many files: a plan a reviewer can check, not the router's whole neighbourhood. */
+const MAX_TARGET_FILES = 4;
+/** In a chosen file, units under this share of its best unit's evidence are read, not edited. */
+const UNIT_SHARE = 0.7;
+const MAX_TARGETS_PER_FILE = 2;
 const CONTEXT_PER_TARGET = 3;
 /** How far back through imports a test may reach a target's file and still count as its check. */
 const TEST_IMPORT_DEPTH = 4;
 
 /**
  * The offline planner: deterministic, no model. Targets are the routed sites that implement the
- * behavior (the strongest ones, and for a cross-cutting request every strong one), context is
- * their one-hop neighbours and the state they share, checks are the tests that reach the targets
- * through the import graph plus a typecheck, and risks are the shared state a change couples to.
- * It writes no code: it is a precise map of what to change.
+ * behavior, chosen by evidence: a site's evidence is the router's score weighted by how many of
+ * the request's own words its unit's vocabulary names (so a site lifted by synonyms, a stage
+ * prior or a neighbour's score alone counts less); files are ranked by the summed evidence of
+ * their sites, the strongest files are kept (for a cross-cutting request also the paths into them
+ * and their family), and in each the strongest one or two units. Context is the targets' one-hop
+ * neighbours and the state they share, checks are the tests that reach the targets through the
+ * import graph plus a typecheck, and risks are the shared state a change couples to. It writes
+ * no code: it is a precise map of what to change.
  */
 export function planOffline(input: OfflinePlanInput): PlanDraft {
   const { graph } = input;
   const crossCutting = parseRequest(input.request).crossCutting;
-  const candidates = input.sites.flatMap((site) => {
+  const candidates = input.sites.flatMap((site, rank) => {
     const unit = graph.getUnit(`${site.file}#${site.symbol}`);
-    return unit && !isTestFile(graph, unit.file) ? [{ site, unit }] : [];
+    return unit && !isTestFile(graph, unit.file) ? [{ site, unit, rank }] : [];
   });
   const editable = candidates.filter(({ unit }) => EDITABLE_KINDS.has(unit.kind));
-  const pool = editable.length > 0 ? editable : candidates;
-  const best = pool[0]?.site.score ?? 0;
-  const share = crossCutting ? CROSS_CUTTING_SHARE : TARGET_SHARE;
-  const limit = crossCutting ? MAX_CROSS_CUTTING_TARGETS : MAX_TARGETS;
-  const chosen = withoutNested(pool.filter(({ site }) => site.score >= best * share)).slice(0, limit);
+  const chosen = withoutNested(chooseTargets(graph, input.request, crossCutting, editable.length > 0 ? editable : candidates));
 
-  const targets: PlanTarget[] = chosen.map(({ site, unit }) => ({
+  const targets: PlanTarget[] = chosen.map(({ site, unit, words }) => ({
     ...locatorOf(unit),
     action: 'modify',
     intent: `change ${shortName(unit.id)} so that the request holds here: ${input.request}`,
-    why: site.why,
+    why: words.length > 0 ? `${site.why}; names the request's ${words.join(', ')}` : site.why,
   }));
   const targetIds = new Set(chosen.map(({ unit }) => unit.id));
   const context = contextOf(graph, input.register, chosen.map(({ unit }) => unit), targetIds);
@@ -79,6 +85,77 @@ export function planOffline(input: OfflinePlanInput): PlanDraft {
     generation: input.generation,
     planner: { kind: 'offline' },
   };
+}
+
+interface Candidate {
+  site: RoutedSite;
+  unit: Unit;
+  /** Position in the router's order: the tie-breaker everywhere, so the choice is deterministic. */
+  rank: number;
+}
+
+interface Evidenced extends Candidate {
+  /** The request's own words (not synonyms) that the unit's vocabulary names. */
+  words: string[];
+  evidence: number;
+}
+
+/**
+ * Evidence of a site: its routed score times the share of the request's own words its unit names,
+ * relative to the candidate that names the most. Files by summed evidence (a behaviour lives
+ * where several strong units agree), kept while within FILE_SHARE of the best file; in each kept
+ * file, its units within UNIT_SHARE of the file's best. When no candidate names any of the
+ * request's own words, the router's score alone decides. A cross-cutting request also keeps its
+ * paths and their family (see crossCuttingFiles).
+ */
+function chooseTargets(graph: ProgramGraph, request: string, crossCutting: boolean, pool: readonly Candidate[]): Evidenced[] {
+  const own = [...parseRequest(request).terms].filter(([, weight]) => weight >= 1).map(([term]) => term);
+  const named = pool.map((candidate) => {
+    const vocabulary = new Set(searchTermsOf(candidate.unit).weights.map(([term]) => term));
+    return { ...candidate, words: own.filter((term) => vocabulary.has(term)) };
+  });
+  const most = Math.max(0, ...named.map(({ words }) => words.length));
+  const evidenced: Evidenced[] = named.map((candidate) => ({ ...candidate, evidence: candidate.site.score * (most > 0 ? candidate.words.length / most : 1) }));
+  const byEvidence = (left: Evidenced, right: Evidenced) => right.evidence - left.evidence || left.rank - right.rank;
+
+  const files = new Map<string, Evidenced[]>();
+  for (const candidate of evidenced) files.set(candidate.unit.file, [...(files.get(candidate.unit.file) ?? []), candidate]);
+  const ranked: FileEvidence[] = [...files.values()]
+    .map((units) => ({ units: [...units].sort(byEvidence), total: units.reduce((sum, unit) => sum + unit.evidence, 0), first: Math.min(...units.map((unit) => unit.rank)) }))
+    .sort((left, right) => right.total - left.total || left.first - right.first);
+  const best = ranked[0]?.total ?? 0;
+  if (best <= 0) return evidenced.slice(0, 1);
+  const strong = new Set(ranked.filter(({ total }) => total >= best * FILE_SHARE));
+  const kept = crossCutting ? new Set([...strong, ...crossCuttingFiles(graph, ranked, strong)]) : strong;
+  return ranked
+    .filter((file) => kept.has(file))
+    .slice(0, MAX_TARGET_FILES)
+    .flatMap(({ units }) => units.filter((unit) => unit.evidence >= units[0]!.evidence * UNIT_SHARE).slice(0, MAX_TARGETS_PER_FILE));
+}
+
+interface FileEvidence {
+  units: Evidenced[];
+  total: number;
+  first: number;
+}
+
+/**
+ * A cross-cutting request ("mask secrets in every capture path") names a behaviour and a family
+ * of places that must all have it. The strong files hold the behaviour; its paths are the files
+ * whose candidates call, are called by or pass a unit of the strong files, however few of the
+ * request's words they name; the family's name is the request's words the paths name and the
+ * strong files do not ("capture"), and every other candidate file that names one of them is a
+ * member of the family, whether or not it reaches the behaviour yet (that is the change).
+ */
+function crossCuttingFiles(graph: ProgramGraph, ranked: readonly FileEvidence[], strong: ReadonlySet<FileEvidence>): FileEvidence[] {
+  const strongUnits = new Set([...strong].flatMap(({ units }) => units.map(({ unit }) => unit.id)));
+  const behaviourWords = new Set([...strong].flatMap(({ units }) => units.flatMap(({ words }) => words)));
+  const rest = ranked.filter((file) => !strong.has(file));
+  const reaches = ({ unit }: Evidenced) => [...graph.callers(unit.id), ...graph.callees(unit.id), ...graph.referrers(unit.id)].some((neighbour) => strongUnits.has(neighbour.unit.id));
+  const paths = rest.filter(({ units }) => units.some(reaches));
+  const familyWords = new Set(paths.flatMap(({ units }) => units.flatMap(({ words }) => words)).filter((word) => !behaviourWords.has(word)));
+  const members = rest.filter((file) => !paths.includes(file) && file.units.some(({ words }) => words.some((word) => familyWords.has(word))));
+  return [...paths, ...members];
 }
 
 function locatorOf(unit: Unit): { file: string; symbol: string; line: number; endLine: number; hash: string } {
