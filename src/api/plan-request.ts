@@ -1,12 +1,26 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { assertRepositoryRoot } from '../analyze/repository-root.js';
 import { HandbookError } from '../errors.js';
+import { EventLog } from '../harness/event-log.js';
+import { EventStream, type EventListener } from '../harness/events.js';
+import { runHarnessTask } from '../harness/harness-loop.js';
+import { taskSpecSchema } from '../harness/task.js';
+import type { SearchFunction } from '../harness/tool-context.js';
+import type { ChatProvider } from '../llm/chat-types.js';
+import type { CreateProviderOptions } from '../llm/create-provider.js';
+import { TOOL_MODES, type ToolMode } from '../llm/tool-modes.js';
 import type { EditPlan, PlanDraft } from '../plan/edit-plan.js';
+import { draftOf, plannerTaskText, submitPlanTool } from '../plan/llm-planner.js';
 import { planOffline } from '../plan/offline-planner.js';
 import { gatePlan, looksLikeTestFile } from '../plan/plan-gate.js';
 import { savePlan } from '../plan/plan-store.js';
 import { askHandbook, MAX_REQUEST_CHARACTERS } from './ask-handbook.js';
-import { openHandbook } from './open-handbook.js';
+import { createProvider } from './create-provider.js';
+import { handbookSearch } from './handbook-search.js';
+import { openHandbook, type Handbook } from './open-handbook.js';
+import type { RunTaskResult } from './run-task.js';
 
 export interface PlanOptions {
   database?: string;
@@ -19,6 +33,31 @@ export interface PlanResult {
   files: { json: string; markdown: string };
 }
 
+export interface ModelPlanOptions {
+  database?: string;
+  /** A model spec: anthropic:MODEL, openai:MODEL, openai-compatible:MODEL@URL or script:PATH; with `provider`, only the label. */
+  model?: string;
+  /** A provider object to use instead of creating one from `model` (a test double, a wrapped client). */
+  provider?: ChatProvider;
+  providerOptions?: CreateProviderOptions;
+  /** How the model calls tools (default native). */
+  toolMode?: ToolMode;
+  /** The search tool's backend (default: the handbook's `ask`). */
+  search?: SearchFunction;
+  onEvent?: EventListener;
+  signal?: AbortSignal;
+  /** Where the planner's run is logged (default <repo>/.handbook/runs). */
+  runsDirectory?: string;
+  /** Model turns before the planner gives up (default 40). */
+  maxSteps?: number;
+  maxTokens?: number;
+}
+
+export interface ModelPlanResult extends PlanResult {
+  /** The planner's run through the harness loop, with its event log. */
+  run: RunTaskResult;
+}
+
 /**
  * Turns a behavior request into an edit plan with the offline planner, puts it through the
  * plan gate against the live repository, and saves it under .handbook/plans, accepted or
@@ -26,9 +65,7 @@ export interface PlanResult {
  */
 export async function planRequest(repo: string, request: string, options: PlanOptions = {}): Promise<PlanResult> {
   const root = assertRepositoryRoot(repo);
-  const text = request.trim();
-  if (text.length === 0) throw new HandbookError('INVALID_INPUT', 'the request is empty', 'describe a change, e.g. "mask secrets in every capture path"');
-  if (text.length > MAX_REQUEST_CHARACTERS) throw new HandbookError('INVALID_INPUT', `the request is ${text.length} characters long`, `describe it in a sentence or two (at most ${MAX_REQUEST_CHARACTERS} characters)`);
+  const text = requestText(request);
   const database = options.database ? { database: options.database } : {};
   const asked = await askHandbook(root, text, { ...database, limit: options.candidates ?? 40 });
   const handbook = openHandbook(root, { ...database, withUnresolved: false });
@@ -40,9 +77,57 @@ export async function planRequest(repo: string, request: string, options: PlanOp
     register: handbook.register,
     generation: handbook.generation.id,
   });
-  const testFiles = new Set(handbook.graph.toData().files.filter((file) => file.test).map((file) => file.path));
-  const plan = await acceptOrReject(handbook.root, draft, (file) => testFiles.has(file) || looksLikeTestFile(file));
+  const plan = await acceptOrReject(handbook.root, draft, testFilesOf(handbook));
   return { plan, files: await savePlan(handbook.root, plan) };
+}
+
+/**
+ * Plans with a model: the llm planner runs inside the harness loop with the read-only planner
+ * tools over the handbook, and finishes with submit_plan, which the plan gate judges; a rejected
+ * plan goes back to the model with every failure. The run writes nothing but its log, so no
+ * acceptance record is made: the saved plan is the record, accepted only when the gate accepted
+ * it. A run that ends without an accepted plan saves its last submission as rejected, and one
+ * that never submitted saves nothing and throws.
+ */
+export async function planWithModel(repo: string, request: string, options: ModelPlanOptions): Promise<ModelPlanResult> {
+  const root = assertRepositoryRoot(repo);
+  const text = requestText(request);
+  const toolMode = options.toolMode ?? 'native';
+  if (!TOOL_MODES.includes(toolMode)) throw new HandbookError('INVALID_INPUT', `unknown tool mode "${String(toolMode)}"`, `use one of ${TOOL_MODES.join(', ')}`);
+  const database = options.database ? { database: options.database } : {};
+  // The planner navigates the handbook: without one it has nothing to plan on, so it does not start (NO_HANDBOOK).
+  const handbook = openHandbook(root, { ...database, withUnresolved: false });
+  const provider = options.provider ?? (await modelProvider(options.model, options.providerOptions));
+  const model = options.model ?? provider.id;
+
+  const isTestFile = testFilesOf(handbook);
+  const fixed = { request: text, generation: handbook.generation.id, model, typecheck: existsSync(path.join(root, 'tsconfig.json')) };
+  let judged: EditPlan | undefined;
+  const completion = submitPlanTool(async (submission) => (judged = await acceptOrReject(root, draftOf(submission, fixed), isTestFile)));
+
+  const runId = `${timeStamp()}-plan-${randomBytes(3).toString('hex')}`;
+  const log = new EventLog(path.join(options.runsDirectory ?? path.join(root, '.handbook', 'runs'), runId, 'events.jsonl'));
+  const events = new EventStream();
+  events.on((event) => log.append(event));
+  if (options.onEvent) events.on(options.onEvent);
+  const search = options.search ?? handbookSearch(root, options.database);
+  const run = await runHarnessTask({
+    runId,
+    repo: root,
+    // Reading is all a planner does until it submits, so it may read longer than an executor before the stall detector calls it stuck.
+    task: taskSpecSchema.parse({ text: plannerTaskText(text), limits: { maxSteps: options.maxSteps ?? 40, stallTurns: 12 } }),
+    provider,
+    toolMode,
+    toolSet: 'planner',
+    handbook,
+    completion,
+    events,
+    ...(search ? { search } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
+  });
+  if (!judged) throw new HandbookError('INVALID_INPUT', `the planner did not produce a plan: the run ended ${run.state} (${run.reason.detail})`, `its events are in ${log.file}`);
+  return { plan: judged, files: await savePlan(root, judged), run: { ...run, eventLog: log.file } };
 }
 
 /** Runs the gate on a draft and gives it an id, a time and the status the gate decided. */
@@ -52,6 +137,29 @@ export async function acceptOrReject(root: string, draft: PlanDraft, isTestFile:
 }
 
 function newPlanId(): string {
-  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
-  return `plan-${stamp}-${randomBytes(3).toString('hex')}`;
+  return `plan-${timeStamp()}-${randomBytes(3).toString('hex')}`;
 }
+
+function timeStamp(): string {
+  return new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+}
+
+function requestText(request: string): string {
+  const text = request.trim();
+  if (text.length === 0) throw new HandbookError('INVALID_INPUT', 'the request is empty', 'describe a change, e.g. "mask secrets in every capture path"');
+  if (text.length > MAX_REQUEST_CHARACTERS) throw new HandbookError('INVALID_INPUT', `the request is ${text.length} characters long`, `describe it in a sentence or two (at most ${MAX_REQUEST_CHARACTERS} characters)`);
+  return text;
+}
+
+/** The handbook's test files, and any file named like a test: a plan may not target them. */
+function testFilesOf(handbook: Handbook): (file: string) => boolean {
+  const testFiles = new Set(handbook.graph.toData().files.filter((file) => file.test).map((file) => file.path));
+  return (file) => testFiles.has(file) || looksLikeTestFile(file);
+}
+
+async function modelProvider(model: string | undefined, options: CreateProviderOptions | undefined): Promise<ChatProvider> {
+  const provider = model === undefined ? undefined : await createProvider(model, options);
+  if (!provider) throw new HandbookError('INVALID_INPUT', 'the llm planner needs a model', 'pass --model anthropic:MODEL, openai:MODEL, openai-compatible:MODEL@URL or script:PATH; without --model the offline planner plans');
+  return provider;
+}
+

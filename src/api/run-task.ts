@@ -9,6 +9,7 @@ import { buildHandoff, type Handoff } from '../harness/handoff.js';
 import { OperationLog } from '../harness/operation-log.js';
 import { openRunMemory, type RunMemory } from '../store/run-memory.js';
 import { readJsonInput } from '../text/read-json-input.js';
+import { handbookSearch } from './handbook-search.js';
 import { EventStream, type EventListener } from '../harness/events.js';
 import { ExitCriteriaVerifier } from '../harness/exit-criteria.js';
 import { runHarnessTask, type HarnessRunOptions, type HarnessRunResult } from '../harness/harness-loop.js';
@@ -19,7 +20,6 @@ import type { ChatProvider } from '../llm/chat-types.js';
 import type { CreateProviderOptions } from '../llm/create-provider.js';
 import { parseModelSpec } from '../llm/model-spec.js';
 import { TOOL_MODES, type ToolMode } from '../llm/tool-modes.js';
-import { askHandbook } from './ask-handbook.js';
 
 export interface RunTaskOptions {
   task: TaskSpecInput;
@@ -169,19 +169,6 @@ async function onlineProvider(spec: string, options: CreateProviderOptions | und
   return createProvider(spec, options)!;
 }
 
-/** The handbook's router as the search tool, when the repository has a handbook. */
-function handbookSearch(root: string): SearchFunction | undefined {
-  if (!existsSync(path.join(root, '.handbook', 'handbook.db'))) return undefined;
-  return async (query, limit) =>
-    (await askHandbook(root, query, { limit })).locations.map((location) => ({
-      file: location.file,
-      symbol: location.symbol,
-      line: location.line,
-      endLine: location.endLine,
-      ...(location.stage ? { stage: location.stage } : {}),
-      why: location.why,
-    }));
-}
 
 function newRunId(): string {
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { z } from 'zod';
 import type { ChatMessage, ChatProvider, ChatRequest, ChatResponse } from '../llm/chat-types.js';
 import { openRunMemory, type RunMemory } from '../store/run-memory.js';
 import { compactConversation, pinnedMemoryMessage } from './compaction.js';
@@ -20,9 +21,10 @@ import { runShellCommand } from './run-shell-command.js';
 import type { TaskSpec } from './task.js';
 import { systemPrompt, taskMessage } from './task-prompt.js';
 import { TaskStateMachine, type StateReason, type TerminalState } from './task-state.js';
-import type { SearchFunction, ToolContext } from './tool-context.js';
+import type { HandbookView, SearchFunction, ToolContext } from './tool-context.js';
 import { isTerminalTool, type ToolOutput } from './tool-contract.js';
 import { chatToolsOf, toolsOf, type AnyToolContract, type ToolSetName } from './tool-set.js';
+import type { CompletionTool } from './tools/completion-tool.js';
 import { TERMINAL_TOOL_INPUTS } from './tools/terminal-tools.js';
 import { typecheckRepository } from './typecheck.js';
 import { UngatedWorkspace } from './ungated-workspace.js';
@@ -46,6 +48,14 @@ export interface HarnessRunOptions {
   /** Asks the user about calls whose rule is `ask`; without one they are denied. */
   approver?: Approver;
   search?: SearchFunction;
+  /** The built handbook a planner run navigates with overview, stage, entry, callers, callees and state; the executor never gets them. */
+  handbook?: HandbookView;
+  /**
+   * The run's own completion tool in place of task_complete (the planner's submit_plan): the
+   * model's submission is judged by its `verify`, not by exit criteria, and acceptance writes
+   * no acceptance record. Only a run whose tools all read may have one.
+   */
+  completion?: CompletionTool;
   signal?: AbortSignal;
   /** The most tokens one model turn may write (default 8192). */
   maxTokens?: number;
@@ -86,7 +96,9 @@ export interface HarnessRunResult {
 }
 
 /** The words the harness says when a turn has no action; the model gets one and must act. */
-const TEXT_ONLY_REPLY = 'Your turn ended without a tool call. Every turn must end in tool calls, or in task_complete, task_blocked or need_input: act now.';
+function textOnlyReply(completion = 'task_complete'): string {
+  return `Your turn ended without a tool call. Every turn must end in tool calls, or in ${completion}, task_blocked or need_input: act now.`;
+}
 
 const LADDER = ['nudge', 'redecompose', 'stronger_model', 'blocked'] as const;
 
@@ -109,9 +121,11 @@ export async function runHarnessTask(options: HarnessRunOptions): Promise<Harnes
     ...(options.extraCriteria ? { extraCriteria: options.extraCriteria } : {}),
   });
   const journal = options.components?.journal === false ? undefined : Journal.open(workspace.root);
-  const contracts = toolsOf(options.toolSet ?? 'executor');
+  const contracts = toolsOf(options.toolSet ?? 'executor', options.handbook !== undefined);
   const contractOf = new Map(contracts.map((contract) => [contract.name, contract]));
-  const chatTools = chatToolsOf(contracts);
+  const completion = options.completion;
+  if (completion) assertCompletionFits(completion, contracts);
+  const chatTools = chatToolsOf(contracts, completion);
   const guards = new LoopGuards(task.limits);
   const policy = options.policy ?? DEFAULT_APPROVAL_POLICY;
 
@@ -137,6 +151,7 @@ export async function runHarnessTask(options: HarnessRunOptions): Promise<Harnes
     createdFiles,
     findHallucinatedImports: (file, oldText, newText) => findHallucinatedImports(workspace.root, file, oldText, newText, { pendingFiles: createdFiles }),
     search: options.search,
+    ...(options.handbook ? { handbook: options.handbook } : {}),
     onCheck: (check, outcome) => events.emit({ type: 'check_result', step, name: check.name, command: check.command, exitCode: outcome.exitCode, durationMs: outcome.durationMs, outputDigest: outcome.outputDigest, outputTail: outcome.output.slice(-1_000), timedOut: outcome.timedOut }),
     commandTimeoutMs: options.commandTimeoutMs ?? 600_000,
     maxWriteBytes: options.maxWriteBytes ?? 2_000_000,
@@ -169,8 +184,8 @@ export async function runHarnessTask(options: HarnessRunOptions): Promise<Harnes
   const cutOff = reconcileCutOffOperations();
   machine.moveTo('IN_PROGRESS', { kind: options.resume ? 'resumed' : 'started', detail: options.resume ? `the run goes on after step ${step} with a fresh context` : 'the model is working on the task' });
 
-  const system = systemPrompt(path.basename(workspace.root), contracts.some((contract) => contract.effect === 'write'));
-  const messages: ChatMessage[] = [{ role: 'user', content: taskMessage(task) }];
+  const system = systemPrompt(path.basename(workspace.root), contracts.some((contract) => contract.effect === 'write'), completion?.name);
+  const messages: ChatMessage[] = [{ role: 'user', content: taskMessage(task, completion?.name) }];
   if (options.resume) messages.push({ role: 'user', content: resumeMessage(options.resume.handoff, cutOff, missingOf(criteria)) });
   if (options.resume && memory.facts().length > 0) messages.push(pinnedMemoryMessage(memory));
   let ladder = 0;
@@ -178,6 +193,7 @@ export async function runHarnessTask(options: HarnessRunOptions): Promise<Harnes
   let misses = 0;
   let stalledTurns = 0;
   let bestSatisfied = criteria.filter((criterion) => criterion.satisfied).length;
+  let fewestMissing = Number.POSITIVE_INFINITY;
 
   /** Climbs one rung; returns the words for the model, or a reason to block when the ladder is spent. */
   const escalate = (findings: readonly string[]): { note: string } | { blocked: StateReason } => {
@@ -250,7 +266,7 @@ export async function runHarnessTask(options: HarnessRunOptions): Promise<Harnes
     messages.push(assistantMessage(options.toolMode, response, reading));
     if (reading.kind !== 'actions') {
       misses++;
-      const missing = missingActionReply(reading, response.text, on('reconciler'));
+      const missing = missingActionReply(reading, response.text, on('reconciler'), completion?.name);
       events.emit({ type: 'action_missing', step, kind: missing.kind, detail: missing.detail });
       if (misses >= task.limits.actionMisses) return finish('BLOCKED', { kind: 'no_action', detail: `the model ended ${misses} turns in a row without acting (last: ${missing.detail})` });
       messages.push({ role: 'user', content: missing.reply });
@@ -261,20 +277,34 @@ export async function runHarnessTask(options: HarnessRunOptions): Promise<Harnes
     const results: ActionResult[] = [];
     const notes: string[] = [];
     const findings: string[] = [];
+    let submittedCloser: string[] | undefined;
     for (const action of reading.actions) {
       events.emit({ type: 'tool_proposed', step, callId: action.id, tool: action.name, arguments: action.arguments });
-      if (isTerminalTool(action.name)) {
+      const terminalInput = terminalInputOf(action.name, completion);
+      if (terminalInput) {
         if (action.argumentsError !== undefined) {
           results.push(reject(action, 'invalid-arguments', action.argumentsError));
           continue;
         }
-        const input = TERMINAL_TOOL_INPUTS[action.name].safeParse(action.arguments ?? {});
+        const input = terminalInput.safeParse(action.arguments ?? {});
         if (!input.success) {
           results.push(reject(action, 'invalid-arguments', argumentProblem(action.name, input.error.issues)));
           continue;
         }
         if (action.name === 'task_blocked') return finish('BLOCKED', { kind: 'model_blocked', detail: (input.data as { reason: string }).reason }, (input.data as { reason: string }).reason);
         if (action.name === 'need_input') return finish('NEEDS_INPUT', { kind: 'question', detail: (input.data as { question: string }).question }, (input.data as { question: string }).question);
+        if (completion) {
+          const verdict = await completion.verify(input.data);
+          if ('accepted' in verdict) return finish('COMPLETE', { kind: 'verified', detail: `the harness checked ${completion.name} and accepted it` }, verdict.summary);
+          events.emit({ type: 'complete_rejected', step, missing: verdict.missing });
+          // A submission with fewer failures than any before is progress, as a newly met criterion is.
+          if (verdict.missing.length < fewestMissing) {
+            fewestMissing = verdict.missing.length;
+            submittedCloser = verdict.missing;
+          }
+          results.push({ action, isError: true, content: `Not accepted: the harness checked your ${completion.name} and found:\n${verdict.missing.map((line) => `- ${line}`).join('\n')}\nFix every one and call ${completion.name} again.` });
+          continue;
+        }
         // Ablation control only: without verification the model's word is taken, which is what the lab measures.
         if (!on('exitCriteria')) return finish('COMPLETE', { kind: 'unverified', detail: 'the model declared completion; exit-criteria verification is switched off' }, (input.data as { summary: string }).summary);
         const accepted = await verifyAndAccept();
@@ -292,16 +322,16 @@ export async function runHarnessTask(options: HarnessRunOptions): Promise<Harnes
       findings.push(...outcome.findings.map((finding) => finding.message));
     }
 
-    const verified = reading.actions.some((action) => action.name === 'task_complete');
+    const verified = !completion && reading.actions.some((action) => action.name === 'task_complete');
     const current = await verifier.cheapStatus(version);
     // A verification this turn is the better account of where the task stands: keep it for the result.
     if (!verified) criteria = current;
     const satisfied = current.filter((criterion) => criterion.satisfied).length;
-    if (satisfied > bestSatisfied) {
-      bestSatisfied = satisfied;
+    if (satisfied > bestSatisfied || submittedCloser) {
+      bestSatisfied = Math.max(bestSatisfied, satisfied);
       guards.recordProgress();
       stalledTurns = 0;
-      events.emit({ type: 'progress', step, satisfied: current.filter((criterion) => criterion.satisfied).map((criterion) => criterion.id), missing: missingOf(current) });
+      events.emit({ type: 'progress', step, satisfied: current.filter((criterion) => criterion.satisfied).map((criterion) => criterion.id), missing: submittedCloser ?? missingOf(current) });
     } else if (++stalledTurns >= task.limits.stallTurns && on('loopGuards')) {
       const message = `no progress against the exit criteria for ${stalledTurns} turns`;
       events.emit({ type: 'loop_detected', step, kind: 'stall', message });
@@ -527,6 +557,22 @@ function failureKey(output: ToolOutput): string {
   return output.content.split('\n')[0] ?? output.content;
 }
 
+/** The schema of a call that ends the run, or undefined for any other call; a run's own completion tool replaces task_complete. */
+function terminalInputOf(name: string, completion: CompletionTool | undefined): z.ZodType | undefined {
+  if (completion) {
+    if (name === completion.name) return completion.input;
+    if (name === 'task_complete') return undefined;
+  }
+  return isTerminalTool(name) ? TERMINAL_TOOL_INPUTS[name] : undefined;
+}
+
+/** A completion tool stands in for verified exit criteria only where nothing was changed, and must not shadow another tool. */
+function assertCompletionFits(completion: CompletionTool, contracts: readonly AnyToolContract[]): void {
+  const changing = contracts.filter((contract) => contract.effect !== 'read').map((contract) => contract.name);
+  if (changing.length > 0) throw new Error(`a run with its own completion tool (${completion.name}) may only read, but its tools include ${changing.join(', ')}`);
+  if (isTerminalTool(completion.name) || contracts.some((contract) => contract.name === completion.name)) throw new Error(`the completion tool's name ${completion.name} is taken`);
+}
+
 function missingOf(criteria: readonly CriterionStatus[]): string[] {
   return criteria.filter((criterion) => !criterion.satisfied).map((criterion) => criterion.detail);
 }
@@ -540,11 +586,12 @@ function missingActionReply(
   reading: { kind: 'none' } | { kind: 'malformed'; problem: string },
   text: string,
   reconcile: boolean,
+  completion: string | undefined,
 ): { kind: 'text_only' | 'announced' | 'malformed'; detail: string; reply: string } {
   if (reading.kind === 'malformed') return { kind: 'malformed', detail: reading.problem, reply: `Your action could not be read: ${reading.problem}. Write it again, correctly.` };
   const intent = reconcile ? findAnnouncedIntent(text) : undefined;
   if (intent) return { kind: 'announced', detail: intent.sentence, reply: reconcileMessage(intent) };
-  return { kind: 'text_only', detail: text.trim().slice(0, 160) || '(empty turn)', reply: TEXT_ONLY_REPLY };
+  return { kind: 'text_only', detail: text.trim().slice(0, 160) || '(empty turn)', reply: textOnlyReply(completion) };
 }
 
 function resumeMessage(handoff: string, cutOff: ReadonlyArray<{ operation: StartedOperation; outcome: ReconcileOutcome; detail: string }>, missing: readonly string[]): string {

@@ -1,3 +1,5 @@
+import type { ProgramGraph } from '../graph/program-graph.js';
+import type { OrganizedHandbook, RegisterEntry } from '../organize/model.js';
 import type { ExitCriteriaVerifier } from './exit-criteria.js';
 import type { ImportProblem } from './import-check.js';
 import type { ReadLedger } from './read-ledger.js';
@@ -17,6 +19,13 @@ export interface SearchHit {
 
 export type SearchFunction = (query: string, limit: number) => Promise<SearchHit[]>;
 
+/** A built handbook as the planner's navigation tools read it: the program graph, the stages and the state register. */
+export interface HandbookView {
+  graph: ProgramGraph;
+  organized: OrganizedHandbook;
+  register: readonly RegisterEntry[];
+}
+
 /** What tools may see and change of a running task; the loop owns it and hands it to every call. */
 export interface ToolContext {
   workspace: Workspace;
@@ -31,6 +40,8 @@ export interface ToolContext {
   findHallucinatedImports(file: string, oldText: string | undefined, newText: string): ImportProblem[];
   /** The handbook's router; absent when the repository has no handbook. */
   search: SearchFunction | undefined;
+  /** The handbook the navigation tools read; only a planner run over a built handbook has one. */
+  handbook?: HandbookView;
   /** Reports a check that ran, for the event stream. */
   onCheck(check: ExitCheck, outcome: CommandOutcome): void;
   commandTimeoutMs: number;

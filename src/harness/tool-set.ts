@@ -2,7 +2,9 @@ import { z } from 'zod';
 import type { ChatTool } from '../llm/chat-types.js';
 import type { ToolContext } from './tool-context.js';
 import { TERMINAL_TOOLS, type ToolContract } from './tool-contract.js';
+import type { CompletionTool } from './tools/completion-tool.js';
 import { runCheckTool, runCommandTool } from './tools/exec-tools.js';
+import { HANDBOOK_TOOLS } from './tools/handbook-tools.js';
 import { listFilesTool, readFileTool, searchTool } from './tools/read-tools.js';
 import { TERMINAL_TOOL_DESCRIPTIONS, TERMINAL_TOOL_INPUTS } from './tools/terminal-tools.js';
 import { createFileTool, deleteFileTool, editFileTool } from './tools/write-tools.js';
@@ -10,20 +12,29 @@ import { createFileTool, deleteFileTool, editFileTool } from './tools/write-tool
 // Contracts differ in their input types; the loop checks input with each one's own schema before run().
 export type AnyToolContract = ToolContract<any, ToolContext>;
 
-/** `executor` edits under the task's scope; `planner` only reads. */
+/** `executor` edits under the task's scope; `planner` only reads, and navigates the handbook when the run has one. */
 export type ToolSetName = 'executor' | 'planner';
 
 const READ_TOOLS: AnyToolContract[] = [readFileTool, listFilesTool, searchTool];
+const NAVIGATION_TOOLS: AnyToolContract[] = [...HANDBOOK_TOOLS, ...READ_TOOLS];
 const EXECUTOR_TOOLS: AnyToolContract[] = [...READ_TOOLS, editFileTool, createFileTool, deleteFileTool, runCheckTool, runCommandTool];
 
-export function toolsOf(set: ToolSetName): AnyToolContract[] {
-  return set === 'executor' ? EXECUTOR_TOOLS : READ_TOOLS;
+export function toolsOf(set: ToolSetName, withHandbook = false): AnyToolContract[] {
+  if (set === 'executor') return EXECUTOR_TOOLS;
+  return withHandbook ? NAVIGATION_TOOLS : READ_TOOLS;
 }
 
-/** The tools as the model is told about them: every contract plus the terminal signals, each with its JSON schema. */
-export function chatToolsOf(contracts: readonly AnyToolContract[]): ChatTool[] {
+/**
+ * The tools as the model is told about them: every contract plus the terminal signals, each
+ * with its JSON schema; a run's own completion tool takes task_complete's place.
+ */
+export function chatToolsOf(contracts: readonly AnyToolContract[], completion?: CompletionTool): ChatTool[] {
   const tools = contracts.map((contract) => ({ name: contract.name, description: contract.description, inputSchema: jsonSchemaOf(contract.input) }));
-  const terminal = TERMINAL_TOOLS.map((name) => ({ name, description: TERMINAL_TOOL_DESCRIPTIONS[name], inputSchema: jsonSchemaOf(TERMINAL_TOOL_INPUTS[name]) }));
+  const terminal = TERMINAL_TOOLS.map((name) =>
+    name === 'task_complete' && completion
+      ? { name: completion.name, description: completion.description, inputSchema: jsonSchemaOf(completion.input) }
+      : { name, description: TERMINAL_TOOL_DESCRIPTIONS[name], inputSchema: jsonSchemaOf(TERMINAL_TOOL_INPUTS[name]) },
+  );
   return [...tools, ...terminal];
 }
 

@@ -128,7 +128,7 @@ function constrainedInstructions(tools: readonly ChatTool[]): string {
   const list = tools.map((tool) => `- ${tool.name}: ${tool.description}\n  arguments: ${JSON.stringify(tool.inputSchema)}`).join('\n');
   return [
     'Answer only with a JSON object {"actions": [{"tool": NAME, "arguments": "<the arguments as a JSON object, in a string>"}]}.',
-    'Give one or more actions every turn. End the task with task_complete, task_blocked or need_input.',
+    'Give one or more actions every turn. End the task with the tool in the list that declares it done, or with task_blocked or need_input.',
     'Tools:',
     list,
   ].join('\n');

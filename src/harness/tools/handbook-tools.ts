@@ -1,0 +1,245 @@
+import { z } from 'zod';
+import { parseLiveFile } from '../../analyze/parse-live-file.js';
+import { HandbookError } from '../../errors.js';
+import type { Unit } from '../../graph/model.js';
+import type { Neighbour } from '../../graph/program-graph.js';
+import type { Stage, StageMember } from '../../organize/model.js';
+import type { HandbookView, ToolContext } from '../tool-context.js';
+import type { ToolContract, ToolOutput } from '../tool-contract.js';
+
+/**
+ * The planner's navigation tools: the handbook's stages, units, call graph and state register,
+ * read-only. `entry` hands out the locator a plan cites, taken from the live file so that a
+ * handbook behind the code cannot give the planner a stale one.
+ */
+
+const LISTED_MEMBERS = 80;
+const LISTED_NEIGHBOURS = 40;
+
+/** What every navigation tool shares: it only reads, so it may run again and needs no approval. */
+const READ_ONLY = { effect: 'read', repeatSafe: true, timeoutMs: 20_000, retries: 1, approval: 'auto' } as const;
+
+const unitInput = z.object({ unit: z.string().trim().min(1).describe('a unit id (path/to/file.ts#Class.method), a file path, or a symbol that names one unit') }).strict();
+
+const overviewInput = z.object({}).strict();
+
+export const overviewTool: ToolContract<z.output<typeof overviewInput>, ToolContext> = {
+  name: 'overview',
+  description: "The handbook's map of the repository: its execution stages in order, each with a summary and its entry points, and the state shared across stages. Start here.",
+  input: overviewInput,
+  ...READ_ONLY,
+  run: async (_input, context) =>
+    withHandbook(context, (handbook) => {
+      const { overview, stages } = handbook.organized;
+      const peopled = stages.filter((stage) => primaryMembers(stage).length > 0);
+      const empty = stages.filter((stage) => primaryMembers(stage).length === 0);
+      const lines = [`${overview.title}${overview.description ? `: ${overview.description}` : ''}`, '', 'Stages in execution order (stage {"id": ...} lists one):'];
+      for (const stage of peopled) {
+        const count = primaryMembers(stage).length;
+        lines.push(`${stage.position + 1}. ${stage.id}: ${stage.name} (${count} unit${count === 1 ? '' : 's'}). ${stage.summary}`);
+        if (stage.entryPoints.length > 0) lines.push(`   entry points: ${stage.entryPoints.join(', ')}`);
+      }
+      if (empty.length > 0) lines.push(`Stages with no units here: ${empty.map((stage) => stage.id).join(', ')}`);
+      lines.push(`Units in no stage: ${overview.counts.unassigned} of ${overview.counts.units}`);
+      if (overview.couplingSlots.length > 0) {
+        lines.push('State shared across stages (state {"slot": ...} shows who writes and reads it):');
+        for (const slot of overview.couplingSlots) lines.push(`- ${slot.slot}: stages ${slot.stages.join(', ')}; ${slot.writers} writer(s), ${slot.readers} reader(s)`);
+      }
+      return { ok: true, content: lines.join('\n'), data: { stages: peopled.length } };
+    }),
+};
+
+const stageInput = z.object({ id: z.string().trim().min(1).describe('a stage id from overview') }).strict();
+
+export const stageTool: ToolContract<z.output<typeof stageInput>, ToolContext> = {
+  name: 'stage',
+  description: 'One execution stage: its summary, entry points, exits, and every unit in it with its file and lines.',
+  input: stageInput,
+  ...READ_ONLY,
+  run: async (input, context) =>
+    withHandbook(context, (handbook) => {
+      const stages = handbook.organized.stages;
+      const stage = stages.find((candidate) => candidate.id === input.id);
+      if (!stage) return { ok: false, content: `no stage "${input.id}": the stages are ${stages.map((candidate) => candidate.id).join(', ')}`, rule: 'not-found' };
+      const members = primaryMembers(stage);
+      const lines = [`${stage.position + 1}. ${stage.id}: ${stage.name}`, stage.summary];
+      if (stage.entryPoints.length > 0) lines.push(`entry points (called from other stages): ${stage.entryPoints.join(', ')}`);
+      if (stage.exits.length > 0) lines.push(`exits (call into other stages): ${stage.exits.join(', ')}`);
+      lines.push(`units: ${members.length}`);
+      for (const member of members.slice(0, LISTED_MEMBERS)) {
+        const unit = handbook.graph.getUnit(member.unit);
+        if (unit) lines.push(`- ${unit.id} (${unit.kind}, lines ${unit.startLine}-${unit.endLine})`);
+      }
+      if (members.length > LISTED_MEMBERS) lines.push(`(${members.length - LISTED_MEMBERS} more: search narrows them down)`);
+      return { ok: true, content: lines.join('\n'), data: { stage: stage.id, units: members.length } };
+    }),
+};
+
+export const entryTool: ToolContract<z.output<typeof unitInput>, ToolContext> = {
+  name: 'entry',
+  description:
+    "One unit of code: its file and lines, kind, signature, doc, stage, callers and callees, the state it touches, and the locator a plan must cite for it (file, symbol, line, endLine, hash), read from the live file. For a file, the locators of every unit in it.",
+  input: unitInput,
+  ...READ_ONLY,
+  run: async (input, context) =>
+    withUnit(context, input.unit, async (handbook, unit) => {
+      if (unit.kind === 'file') return fileEntry(context, handbook, unit);
+      const live = await liveLocator(context, unit);
+      const callers = handbook.graph.callers(unit.id);
+      const callees = handbook.graph.callees(unit.id);
+      const lines = [`${unit.id} (${unit.kind}${unit.exported ? ', exported' : ''}), stage ${stageOf(handbook, unit.id) ?? 'none'}`, `at ${unit.file}:${unit.startLine}-${unit.endLine}`];
+      if (unit.signature) lines.push(`signature: ${unit.signature}`);
+      if (unit.doc) lines.push(`doc: ${unit.doc}`);
+      lines.push(`callers: ${idsOf(callers)}`, `callees: ${idsOf(callees)}`);
+      const writes = handbook.graph.outEdges(unit.id, 'writes').map((edge) => edge.to);
+      const reads = handbook.graph.outEdges(unit.id, 'reads').map((edge) => edge.to);
+      if (writes.length > 0) lines.push(`writes state: ${writes.join(', ')}`);
+      if (reads.length > 0) lines.push(`reads state: ${reads.join(', ')}`);
+      if ('gone' in live) {
+        lines.push(live.gone);
+        return { ok: false, content: lines.join('\n'), rule: 'stale-handbook' };
+      }
+      if (live.locator.hash !== unit.hash || live.locator.line !== unit.startLine || live.locator.endLine !== unit.endLine) {
+        lines.push('the file changed since the handbook was built: the locator below is the live one');
+      }
+      lines.push(`locator (cite it exactly): ${JSON.stringify(live.locator)}`);
+      return { ok: true, content: lines.join('\n'), data: { locator: live.locator } };
+    }),
+};
+
+export const callersTool: ToolContract<z.output<typeof unitInput>, ToolContext> = {
+  name: 'callers',
+  description: 'The units that call a unit, each with where it is, its stage and the lines of the calls.',
+  input: unitInput,
+  ...READ_ONLY,
+  run: async (input, context) =>
+    withUnit(context, input.unit, async (handbook, unit) => {
+      const callers = handbook.graph.callers(unit.id);
+      const rows = callers.map((caller) => `${neighbourLine(handbook, caller)}: calls it at line ${caller.lines.join(', ')}`);
+      return { ok: true, content: listing(`callers of ${unit.id}`, rows), data: { count: callers.length } };
+    }),
+};
+
+export const calleesTool: ToolContract<z.output<typeof unitInput>, ToolContext> = {
+  name: 'callees',
+  description: 'The units of the repository a unit calls, each with where it is, its stage and the lines of the calls.',
+  input: unitInput,
+  ...READ_ONLY,
+  run: async (input, context) =>
+    withUnit(context, input.unit, async (handbook, unit) => {
+      const callees = handbook.graph.callees(unit.id);
+      const rows = callees.map((callee) => `${neighbourLine(handbook, callee)}: called at line ${callee.lines.join(', ')}`);
+      return { ok: true, content: listing(`callees of ${unit.id}`, rows), data: { count: callees.length } };
+    }),
+};
+
+const stateInput = z.object({ slot: z.string().trim().min(1).describe('a slot id (path/to/file.ts#Owner.field) or Owner.field') }).strict();
+
+export const stateTool: ToolContract<z.output<typeof stateInput>, ToolContext> = {
+  name: 'state',
+  description: 'One piece of state (a field, property or module variable): its type, the stages it couples, and every unit that writes or reads it.',
+  input: stateInput,
+  ...READ_ONLY,
+  run: async (input, context) =>
+    withHandbook(context, (handbook) =>
+      resolving(() => {
+        const slot = handbook.graph.getSlotOrThrow(input.slot);
+        const entry = handbook.register.find((candidate) => candidate.slot === slot.id);
+        const access = (list: ReadonlyArray<{ unit: Unit; lines: number[] }>): string[] => list.map(({ unit, lines }) => `- ${unit.id} (${unit.file}:${unit.startLine}-${unit.endLine}, stage ${stageOf(handbook, unit.id) ?? 'none'}) at line ${lines.join(', ')}`);
+        const writers = handbook.graph.writers(slot.id);
+        const readers = handbook.graph.readers(slot.id);
+        const lines = [
+          `${slot.id} (${slot.kind}${slot.type ? `: ${slot.type}` : ''}), declared at ${slot.file}:${slot.line}`,
+          `couples stages: ${entry && entry.stages.length > 0 ? entry.stages.join(', ') : 'none'}`,
+          `writers: ${writers.length}`,
+          ...access(writers),
+          `readers: ${readers.length}`,
+          ...access(readers),
+        ];
+        return { ok: true, content: lines.join('\n'), data: { slot: slot.id, writers: writers.length, readers: readers.length } };
+      }, 'the overview lists state shared across stages; entry shows the state a unit touches'),
+    ),
+};
+
+export const HANDBOOK_TOOLS = [overviewTool, stageTool, entryTool, callersTool, calleesTool, stateTool];
+
+async function withHandbook(context: ToolContext, work: (handbook: HandbookView) => ToolOutput | Promise<ToolOutput>): Promise<ToolOutput> {
+  if (!context.handbook) return { ok: false, content: 'this run has no handbook to navigate: use list_files and read_file', rule: 'no-handbook' };
+  return work(context.handbook);
+}
+
+async function withUnit(context: ToolContext, reference: string, work: (handbook: HandbookView, unit: Unit) => Promise<ToolOutput>): Promise<ToolOutput> {
+  return withHandbook(context, (handbook) => resolving(() => work(handbook, handbook.graph.getUnitOrThrow(reference)), 'search and stage list units by id; pass one of those ids'));
+}
+
+/** A unit or slot the handbook cannot name is the model's to fix: it is told why, and how to find one. */
+async function resolving(work: () => ToolOutput | Promise<ToolOutput>, hint: string): Promise<ToolOutput> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!HandbookError.isInstance(error)) throw error;
+    return { ok: false, content: `${error.message}: ${hint}`, rule: error.code === 'UNIT_AMBIGUOUS' ? 'ambiguous' : 'not-found' };
+  }
+}
+
+async function fileEntry(context: ToolContext, handbook: HandbookView, file: Unit): Promise<ToolOutput> {
+  const units = handbook.graph.unitsOfFile(file.file).filter((unit) => unit.kind !== 'file');
+  const live = await liveUnits(context, file.file);
+  const lines = [`${file.file} (file, ${file.endLine} lines): a plan cites the units in it, not the file`];
+  if (file.doc) lines.push(`doc: ${file.doc}`);
+  if (typeof live === 'string') return { ok: false, content: [...lines, live].join('\n'), rule: 'stale-handbook' };
+  lines.push(`units: ${live.length}`);
+  for (const unit of live) {
+    const known = units.find((candidate) => candidate.symbol === unit.symbol);
+    lines.push(`- ${known ? `${known.kind} ` : ''}${JSON.stringify({ file: file.file, symbol: unit.symbol, line: unit.startLine, endLine: unit.endLine, hash: unit.hash })}`);
+  }
+  return { ok: true, content: lines.join('\n'), data: { units: live.length } };
+}
+
+type LiveUnit = Awaited<ReturnType<typeof parseLiveFile>>[number];
+
+/** The file's units as it is now, or why it cannot be read; the workspace refuses paths outside the repository. */
+async function liveUnits(context: ToolContext, file: string): Promise<LiveUnit[] | string> {
+  const read = context.workspace.readText(file);
+  if (read.status !== 'text') return `${file} is ${read.status === 'missing' ? 'gone' : `not a source file (${read.status})`} since the handbook was built: a plan cannot cite it`;
+  return parseLiveFile(read.path.relative, read.text);
+}
+
+async function liveLocator(context: ToolContext, unit: Unit): Promise<{ locator: { file: string; symbol: string; line: number; endLine: number; hash: string } } | { gone: string }> {
+  const units = await liveUnits(context, unit.file);
+  if (typeof units === 'string') return { gone: units };
+  const live = units.find((candidate) => candidate.symbol === unit.symbol);
+  if (!live) return { gone: `${unit.symbol} is no longer in ${unit.file}: the handbook is behind the code, and a plan cannot cite it` };
+  return { locator: { file: unit.file, symbol: unit.symbol, line: live.startLine, endLine: live.endLine, hash: live.hash } };
+}
+
+const primaryStages = new WeakMap<HandbookView, Map<string, string>>();
+
+function stageOf(handbook: HandbookView, unitId: string): string | undefined {
+  let stages = primaryStages.get(handbook);
+  if (!stages) {
+    stages = new Map(handbook.organized.stages.flatMap((stage) => primaryMembers(stage).map((member) => [member.unit, stage.id] as const)));
+    primaryStages.set(handbook, stages);
+  }
+  return stages.get(unitId);
+}
+
+function primaryMembers(stage: Stage): StageMember[] {
+  return stage.members.filter((member) => member.primary);
+}
+
+function neighbourLine(handbook: HandbookView, { unit, via }: Neighbour): string {
+  return `- ${unit.id} (${unit.file}:${unit.startLine}-${unit.endLine}, stage ${stageOf(handbook, unit.id) ?? 'none'}${via === 'dispatch' ? ', through an interface or override' : ''})`;
+}
+
+function idsOf(neighbours: readonly Neighbour[]): string {
+  if (neighbours.length === 0) return 'none';
+  const shown = neighbours.slice(0, 8).map((neighbour) => neighbour.unit.id);
+  return `${neighbours.length}: ${shown.join(', ')}${neighbours.length > shown.length ? ', …' : ''}`;
+}
+
+function listing(title: string, rows: readonly string[]): string {
+  if (rows.length === 0) return `${title}: none in the repository's own code`;
+  const more = rows.length > LISTED_NEIGHBOURS ? [`(${rows.length - LISTED_NEIGHBOURS} more not shown)`] : [];
+  return [`${title}: ${rows.length}`, ...rows.slice(0, LISTED_NEIGHBOURS), ...more].join('\n');
+}
