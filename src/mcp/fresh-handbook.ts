@@ -1,0 +1,125 @@
+import { statSync } from 'node:fs';
+import { parseLiveFile } from '../analyze/parse-live-file.js';
+import { assertRepositoryRoot } from '../analyze/repository-root.js';
+import { LiveHandbook, type SyncSummary } from '../api/live-handbook.js';
+import { openHandbook, type Handbook } from '../api/open-handbook.js';
+import { LiveResolver } from '../locate/live-resolver.js';
+
+export interface Freshness {
+  generation: number;
+  synced: { added: string[]; modified: string[]; removed: string[] };
+  frozen: Array<{ unit: string; reason: string }>;
+}
+
+/** What one answer reads: the handbook as just synced, and what the sync did. */
+export interface FreshView {
+  root: string;
+  /** The library's database option, passed on to every call. */
+  database: { database?: string };
+  sync: SyncSummary;
+  /** The synced handbook, opened on first use. */
+  handbook(): Handbook;
+  /** The freshness block for an answer that names these units. */
+  freshness(mentioned?: Iterable<string>): Promise<Freshness>;
+}
+
+/**
+ * A handbook that is never stale when read: every answer first syncs what changed on disk since
+ * the previous one, through one LiveHandbook kept warm, so an unchanged tree costs a refresh of
+ * file stats and hashes. Answers run one at a time; the LiveHandbook is not built for two syncs
+ * at once, and a client may send calls in parallel.
+ */
+export class FreshHandbook {
+  readonly root: string;
+  private live: LiveHandbook | undefined;
+  /** The handbook last read, kept while syncs find nothing new: reading a large graph back costs more than the sync. */
+  private opened: Handbook | undefined;
+  private databaseFile: string | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    repo: string,
+    private readonly options: { database?: string; log: (line: string) => void },
+  ) {
+    this.root = assertRepositoryRoot(repo);
+  }
+
+  answer<T>(work: (view: FreshView) => Promise<T>): Promise<T> {
+    const turn = this.queue.then(() => this.syncThen(work));
+    this.queue = turn.catch(() => undefined);
+    return turn;
+  }
+
+  /** Waits for the answer in progress, then lets go of the database. */
+  async close(): Promise<void> {
+    await this.queue;
+    this.letGo();
+  }
+
+  private letGo(): void {
+    this.live?.close();
+    this.live = undefined;
+    this.databaseFile = undefined;
+    this.opened = undefined;
+  }
+
+  private async syncThen<T>(work: (view: FreshView) => Promise<T>): Promise<T> {
+    const database = this.options.database ? { database: this.options.database } : {};
+    // A database deleted and built again is another file: syncing into the open one would feed a file nobody reads.
+    if (this.live && fileIdentity(this.live.databasePath) !== this.databaseFile) this.letGo();
+    // Opened on demand, so a server started before the first build starts working once it exists.
+    if (!this.live) {
+      this.live = await LiveHandbook.open(this.root, database);
+      this.databaseFile = fileIdentity(this.live.databasePath);
+    }
+    let sync: SyncSummary;
+    try {
+      sync = await this.live.sync();
+    } catch (error) {
+      // A failed sync may leave the warm analysis ahead of the store; the next answer starts from the store.
+      this.letGo();
+      throw error;
+    }
+    if (!sync.upToDate) {
+      const files = sync.added.length + sync.modified.length + sync.removed.length;
+      this.options.log(`synced ${files} changed file${files === 1 ? '' : 's'} into generation ${sync.generation}${sync.fullRebuild ? ` (${sync.fullRebuild})` : ''}`);
+    }
+    if (!sync.upToDate || this.opened?.generation.id !== sync.generation) this.opened = undefined;
+    const view: FreshView = {
+      root: this.root,
+      database,
+      sync,
+      handbook: () => (this.opened ??= openHandbook(this.root, { ...database, withUnresolved: false })),
+      freshness: async (mentioned = []) => {
+        const units = [...new Set(mentioned)];
+        return {
+          generation: sync.generation,
+          synced: { added: sync.added, modified: sync.modified, removed: sync.removed },
+          frozen: units.length === 0 ? [] : await frozenAmong(view.handbook(), units),
+        };
+      },
+    };
+    return work(view);
+  }
+}
+
+function fileIdentity(file: string): string | undefined {
+  const stats = statSync(file, { throwIfNoEntry: false });
+  return stats && `${stats.dev}:${stats.ino}`;
+}
+
+/**
+ * The named units whose code is gone from disk. Right after a sync this is empty unless a file
+ * changed in between; checking costs a read and a hash per file, parsing only a changed one.
+ */
+async function frozenAmong(handbook: Handbook, units: readonly string[]): Promise<Freshness['frozen']> {
+  const resolver = new LiveResolver(handbook.root, handbook.graph.toData().files, parseLiveFile);
+  const frozen: Freshness['frozen'] = [];
+  for (const id of units) {
+    const unit = handbook.graph.getUnit(id);
+    if (!unit) continue;
+    const resolved = await resolver.resolve(unit);
+    if (resolved.status === 'frozen') frozen.push({ unit: id, reason: resolved.reason ?? 'not found' });
+  }
+  return frozen;
+}

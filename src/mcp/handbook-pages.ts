@@ -1,0 +1,73 @@
+import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { renderHandbook } from '../api/render-handbook.js';
+import { HandbookError } from '../errors.js';
+import type { RenderedPage } from '../render/render-markdown.js';
+import type { FreshHandbook, FreshView } from './fresh-handbook.js';
+
+const SCHEME = 'handbook://';
+/** The MCP specification's code for a resource that does not exist. */
+const RESOURCE_NOT_FOUND = -32002;
+
+/** `stages/agent-loop.md` is served as handbook://stages/agent-loop. */
+function uriOf(page: RenderedPage): string {
+  return `${SCHEME}${page.path.replace(/\.md$/, '')}`;
+}
+
+function titleOf(page: RenderedPage): string {
+  return page.content.match(/^# (.+)$/m)?.[1] ?? page.path;
+}
+
+/**
+ * Renders the pages in memory, as `handbook render` would write them into the repository root:
+ * links to source then read as paths from the root (one level up from a stage page).
+ */
+function renderPages(view: FreshView): RenderedPage[] {
+  return renderHandbook(view.root, { ...view.database, out: view.root, write: false }).pages;
+}
+
+/** The rendered Markdown pages (overview, one per stage, register, unassigned) as resources, synced before every read. */
+export function registerHandbookPages(server: McpServer, fresh: FreshHandbook): void {
+  const template = new ResourceTemplate(`${SCHEME}{+page}`, {
+    // A client lists resources as it connects; before the first build there are none, and the tools say why.
+    list: () =>
+      readable(() =>
+        fresh
+          .answer(async (view) => ({
+            resources: renderPages(view).map((page) => ({ uri: uriOf(page), name: page.path.replace(/\.md$/, ''), title: titleOf(page), mimeType: 'text/markdown' })),
+          }))
+          .catch((error: unknown) => {
+            if (HandbookError.isInstance(error) && error.code === 'NO_HANDBOOK') return { resources: [] };
+            throw error;
+          }),
+      ),
+  });
+  server.registerResource(
+    'handbook-page',
+    template,
+    {
+      title: 'Handbook pages',
+      description: 'The handbook as Markdown: handbook://overview (what the code is, its stages in order), handbook://stages/<stage id> (one stage), handbook://register (shared state), handbook://unassigned (units no stage claimed, when there are any).',
+      mimeType: 'text/markdown',
+    },
+    (uri, variables) =>
+      readable(() =>
+        fresh.answer(async (view) => {
+          const pages = renderPages(view);
+          const page = pages.find((candidate) => uriOf(candidate) === uri.href || candidate.path === `${String(variables.page)}.md`);
+          if (!page) throw new McpError(RESOURCE_NOT_FOUND, `no handbook page ${uri.href}; pages: ${pages.map(uriOf).join(', ')}`);
+          return { contents: [{ uri: uriOf(page), mimeType: 'text/markdown', text: page.content }] };
+        }),
+      ),
+  );
+}
+
+/** Resources have no error result: a library error becomes the protocol error, in its one line. */
+async function readable<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (HandbookError.isInstance(error)) throw new Error(`${error.message}${error.hint ? ` (${error.hint})` : ''}`);
+    throw error;
+  }
+}

@@ -1,0 +1,75 @@
+import type { Readable, Writable } from 'node:stream';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { HandbookError } from '../errors.js';
+import { FreshHandbook } from './fresh-handbook.js';
+import { registerHandbookPages } from './handbook-pages.js';
+import { registerHandbookTools } from './handbook-tools.js';
+
+export interface HandbookServerOptions {
+  /** Database file; `<repo>/.handbook/handbook.db` by default. */
+  database?: string;
+  /** Where log lines go; never stdout, which carries the protocol. Standard error by default. */
+  log?: (line: string) => void;
+}
+
+export interface ServeOptions extends HandbookServerOptions {
+  /** Stops serving, as the end of input does. */
+  signal?: AbortSignal;
+  /** The protocol streams; the process's stdin and stdout by default. */
+  input?: Readable;
+  output?: Writable;
+}
+
+const VERSION = '0.1.0';
+
+const INSTRUCTIONS = `This server answers questions about one repository (an AI-agent harness) from its handbook: a program graph of the code, grouped into execution stages, with a register of shared state.
+Start with overview (stages in order) or ask (where a behaviour is implemented). entry gives one unit with its callers and callees; register gives who writes and reads shared state; resolve checks a locator (file, symbol, hash) from an earlier answer against the code on disk now; plan turns a change request into a checked edit plan without touching source; status says whether the handbook matches the files.
+Before every answer the server re-syncs the files that changed on disk since the previous one, so answers reflect the code as it is now; each answer's freshness field lists what was re-synced and any entry whose code is gone (frozen). Locations are paths from the repository root with 1-based lines.`;
+
+function describe(error: unknown): string {
+  if (HandbookError.isInstance(error)) return `${error.message}${error.hint ? ` (${error.hint})` : ''}`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+function stderrLog(line: string): void {
+  process.stderr.write(`handbook mcp: ${line}\n`);
+}
+
+/** An MCP server over the handbook of one repository: eight tools and the rendered pages as resources. */
+export function createHandbookServer(repo: string, options: HandbookServerOptions = {}): { server: McpServer; handbook: FreshHandbook } {
+  const log = options.log ?? stderrLog;
+  const handbook = new FreshHandbook(repo, { ...(options.database ? { database: options.database } : {}), log });
+  const server = new McpServer({ name: 'handbook', title: 'Harness handbook', version: VERSION }, { instructions: INSTRUCTIONS });
+  registerHandbookTools(server, handbook, log);
+  registerHandbookPages(server, handbook);
+  return { server, handbook };
+}
+
+/**
+ * `handbook mcp`: serves the handbook over stdio until the input ends (the client went away),
+ * the output breaks, or the signal fires; then waits for an answer in progress, so a sync it
+ * started is stored whole, and closes the database. The first sync starts at once, so the
+ * client's first call does not pay for opening the analysis.
+ */
+export async function serveHandbook(repo: string, options: ServeOptions = {}): Promise<void> {
+  const log = options.log ?? stderrLog;
+  const input = options.input ?? process.stdin;
+  const output = options.output ?? process.stdout;
+  const { server, handbook } = createHandbookServer(repo, { ...(options.database ? { database: options.database } : {}), log });
+  const ended = new Promise<string>((resolve) => {
+    input.once('end', () => resolve('the client closed the connection'));
+    input.once('close', () => resolve('the client closed the connection'));
+    // A client gone while an answer is written is a broken pipe; the listener stays so a second write error is no crash.
+    output.on('error', (error) => resolve(`the client stopped reading (${error.message})`));
+    if (options.signal?.aborted) resolve('stopped');
+    options.signal?.addEventListener('abort', () => resolve('stopped'), { once: true });
+  });
+  server.server.onerror = (error) => log(`protocol error: ${error.message}`);
+  await server.connect(new StdioServerTransport(input, output));
+  log(`serving ${handbook.root} over stdio`);
+  handbook.answer(async (view) => log(`ready: handbook generation ${view.sync.generation}`)).catch((error: unknown) => log(`not ready: ${describe(error)}`));
+  log(`${await ended}; shutting down`);
+  await server.close();
+  await handbook.close();
+}

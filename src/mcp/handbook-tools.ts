@@ -1,0 +1,226 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
+import { parseLiveFile } from '../analyze/parse-live-file.js';
+import { askHandbook } from '../api/ask-handbook.js';
+import { handbookStatus } from '../api/handbook-status.js';
+import { planRequest } from '../api/plan-request.js';
+import { HandbookError } from '../errors.js';
+import type { Neighbour } from '../graph/program-graph.js';
+import type { RegisterEntry } from '../organize/model.js';
+import { LiveResolver } from '../locate/live-resolver.js';
+import type { FreshHandbook, FreshView } from './fresh-handbook.js';
+import { resolveLocator } from './resolve-locator.js';
+import * as schemas from './tool-schemas.js';
+
+type ObjectSchema = z.ZodObject;
+
+interface ToolDefinition<Input extends ObjectSchema, Output extends ObjectSchema> {
+  title: string;
+  description: string;
+  input: Input;
+  output: Output;
+  annotations: ToolAnnotations;
+  /** The answer and one line saying what it holds, for clients that show text. */
+  run: (args: z.output<Input>, view: FreshView) => Promise<{ summary: string; value: z.input<Output> }>;
+}
+
+const READS: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
+
+/** Registers the eight tools; each answers from a handbook synced with the disk just before. */
+export function registerHandbookTools(server: McpServer, fresh: FreshHandbook, log: (line: string) => void): void {
+  const define = <Input extends ObjectSchema, Output extends ObjectSchema>(name: string, tool: ToolDefinition<Input, Output>): void => {
+    const inputSchema: ObjectSchema = tool.input;
+    server.registerTool(
+      name,
+      { title: tool.title, description: tool.description, inputSchema, outputSchema: tool.output, annotations: tool.annotations },
+      // The SDK has parsed the arguments with `input` already; its callback type only loses track of which object schema that was.
+      (args) =>
+        answerSafely(name, log, () =>
+          fresh.answer(async (view) => {
+            const { summary, value } = await tool.run(args as z.output<Input>, view);
+            const structured = tool.output.parse(value) as Record<string, unknown>;
+            // Clients that read only text get the same answer as JSON after the line for a person.
+            return { content: [{ type: 'text', text: `${summary}${syncedNote(view)}\n\n${JSON.stringify(structured)}` }], structuredContent: structured };
+          }),
+        ),
+    );
+  };
+
+  define('ask', {
+    title: 'Find where a behaviour is implemented',
+    description:
+      'Find every place in this repository that implements a behaviour. Give a request in plain words ("where are secrets masked before logging?", "what stops the agent loop?"); get the matching code ranked best first, each with file, symbol, start and end line, the execution stage it belongs to, and why it matched. Every location is checked against the files on disk before it is returned. Use this first when you need to know where to look; then call entry on a location for its callers and callees.',
+    input: schemas.askInput,
+    output: schemas.askOutput,
+    annotations: READS,
+    run: async ({ request, limit }, view) => {
+      const result = await askHandbook(view.root, request, { ...view.database, ...(limit === undefined ? {} : { limit }) });
+      const top = result.locations.slice(0, 3).map((location) => `${location.file}:${location.line} ${location.symbol}`);
+      const summary = result.locations.length === 0 ? `nothing found: ${result.note ?? 'no match'}` : `${result.locations.length} locations, best: ${top.join('; ')}`;
+      return { summary, value: { ...result, freshness: await view.freshness() } };
+    },
+  });
+
+  define('overview', {
+    title: 'Overview of the codebase',
+    description:
+      'What this codebase is and how it runs, as the handbook has organized it: its title and description, its execution stages in order (id, name, one line each, number of members), its entry points (exported code nothing else calls), and the shared state that couples stages. Start here when the codebase is new to you; pass a stage id to the stage tool to see that stage\'s code.',
+    input: schemas.emptyInput,
+    output: schemas.overviewOutput,
+    annotations: READS,
+    run: async (_args, view) => {
+      const { overview } = view.handbook().organized;
+      return {
+        summary: `${overview.title}: ${overview.stages.length} stages (${overview.stages.map((stage) => stage.id).join(', ')}), ${overview.entryPoints.length} entry points`,
+        value: { ...overview, freshness: await view.freshness(overview.entryPoints) },
+      };
+    },
+  });
+
+  define('stage', {
+    title: 'One execution stage',
+    description:
+      'One execution stage of the codebase: its summary, its members (units of code by id, each primary or secondary with a score), the members other stages call into (entryPoints) and the members that call into other stages (exits). Stage ids come from the overview tool. Unit ids look like src/path/file.ts#Class.method; pass one to entry for its location and relations.',
+    input: schemas.stageInput,
+    output: schemas.stageOutput,
+    annotations: READS,
+    run: async ({ id }, view) => {
+      const { organized } = view.handbook();
+      const stage = organized.stages.find((candidate) => candidate.id === id);
+      if (!stage) throw new HandbookError('INVALID_INPUT', `no stage "${id}"`, `stages: ${organized.stages.map((candidate) => candidate.id).join(', ')}`);
+      const mentioned = [...stage.members.map((member) => member.unit), ...stage.entryPoints, ...stage.exits];
+      return {
+        summary: `stage ${stage.position + 1} "${stage.name}" (${stage.id}): ${stage.members.filter((member) => member.primary).length} members, ${stage.entryPoints.length} entry points`,
+        value: { stager: organized.stager, ...stage, freshness: await view.freshness(mentioned) },
+      };
+    },
+  });
+
+  define('entry', {
+    title: 'One unit of code with its callers and callees',
+    description:
+      'One unit of code (function, method, class, interface, variable, ...): its locator (file, symbol, line, endLine, hash), kind, signature, doc comment, the stage it belongs to, the units that call it and the units it calls, with the lines of each call. Pass a unit id as other answers give it (src/agent/loop.ts#AgentLoop.run) or a symbol that names exactly one unit (AgentLoop.run). Keep the hash: resolve tells you later whether that code changed or moved.',
+    input: schemas.entryInput,
+    output: schemas.entryOutput,
+    annotations: READS,
+    run: async ({ unit: reference }, view) => {
+      const handbook = view.handbook();
+      const unit = handbook.graph.getUnitOrThrow(reference);
+      const live = await new LiveResolver(handbook.root, handbook.graph.toData().files, parseLiveFile).resolve(unit);
+      const memberships = handbook.organized.stages.flatMap((stage) => stage.members.filter((member) => member.unit === unit.id).map((member) => ({ stage: stage.id, primary: member.primary })));
+      const callers = handbook.graph.callers(unit.id);
+      const callees = handbook.graph.callees(unit.id);
+      const stage = memberships.find((membership) => membership.primary)?.stage ?? null;
+      return {
+        summary: `${unit.id} at ${unit.file}:${live.line}-${live.endLine} (${live.status}), stage ${stage ?? 'none'}, ${callers.length} callers, ${callees.length} callees`,
+        value: {
+          unit: {
+            id: unit.id, kind: unit.kind, file: unit.file, symbol: unit.symbol, line: live.line, endLine: live.endLine, hash: unit.hash,
+            signature: unit.signature, doc: unit.doc, exported: unit.exported, status: live.status, ...(live.reason ? { reason: live.reason } : {}),
+          },
+          stage,
+          alsoIn: memberships.filter((membership) => !membership.primary).map((membership) => membership.stage),
+          callers: callers.map(neighbourJson),
+          callees: callees.map(neighbourJson),
+          freshness: await view.freshness([unit.id, ...[...callers, ...callees].map((neighbour) => neighbour.unit.id)]),
+        },
+      };
+    },
+  });
+
+  define('register', {
+    title: 'The state register',
+    description:
+      'The state register: shared state (class fields, properties of shared objects, module variables) and the execution stages it couples. Without arguments: every piece of state that two or more stages touch, with how many units write and read it; pass stage to keep the state that stage shares. Pass slot (an id from that list, or Owner.field) for one piece of state with every unit that writes it and reads it, and the lines. Read it before changing state or code that touches state: a write reaches every reader, in every stage listed.',
+    input: schemas.registerInput,
+    output: schemas.registerOutput,
+    annotations: READS,
+    run: async ({ slot: reference, stage }, view) => {
+      const handbook = view.handbook();
+      const counted = ({ slot, kind, type, file, line, stages, writers, readers }: RegisterEntry) => ({ slot, kind, type, file, line, stages, writerCount: writers.length, readerCount: readers.length });
+      if (reference !== undefined) {
+        const slot = handbook.graph.getSlotOrThrow(reference).id;
+        const entry = handbook.register.find((candidate) => candidate.slot === slot);
+        const slots = entry ? [{ ...counted(entry), writers: entry.writers, readers: entry.readers }] : [];
+        const mentioned = entry ? [...entry.writers, ...entry.readers].map((access) => access.unit) : [];
+        return {
+          summary: entry ? `${slot}: ${entry.writers.length} writers, ${entry.readers.length} readers, stages ${entry.stages.join(', ')}` : `${slot} is read or written by one unit at most, so it is not in the register`,
+          value: { stager: handbook.organized.stager, slots, freshness: await view.freshness(mentioned) },
+        };
+      }
+      if (stage !== undefined && !handbook.organized.stages.some((candidate) => candidate.id === stage)) {
+        throw new HandbookError('INVALID_INPUT', `no stage "${stage}"`, `stages: ${handbook.organized.stages.map((candidate) => candidate.id).join(', ')}`);
+      }
+      // The whole register of a large harness runs to megabytes; what couples stages is what a change must respect, and fits a model's context.
+      const slots = handbook.register.filter((entry) => entry.stages.length > 1 && (stage === undefined || entry.stages.includes(stage))).map(counted);
+      return {
+        summary: `${slots.length} pieces of state shared across stages${stage === undefined ? '' : ` with ${stage}`}; pass slot for writers and readers`,
+        value: { stager: handbook.organized.stager, slots, freshness: await view.freshness() },
+      };
+    },
+  });
+
+  define('resolve', {
+    title: 'Check a locator against the live code',
+    description:
+      'Check where a locator from an earlier answer points now. Give file and symbol, and the hash if you have it (entry and plan give hashes). The answer is fresh (the code is there as given), changed (the symbol is there but its code was edited; the live lines are given), moved (the same code now stands elsewhere; movedTo says where) or frozen (it is gone; reason says why), judged against the files on disk this moment. Call it before editing at lines you were given a while ago.',
+    input: schemas.resolveInput,
+    output: schemas.resolveOutput,
+    annotations: READS,
+    run: async ({ file, symbol, hash }, view) => {
+      const resolved = await resolveLocator(view.root, view.handbook().graph, { file, symbol, hash });
+      const lines = resolved.line === undefined ? '' : ` at lines ${resolved.line}-${resolved.endLine}`;
+      return { summary: `${resolved.file}#${resolved.symbol}: ${resolved.status}${lines}${resolved.reason ? ` (${resolved.reason})` : ''}`, value: { ...resolved, freshness: await view.freshness() } };
+    },
+  });
+
+  define('plan', {
+    title: 'Plan a change without making it',
+    description:
+      'Turn a change request into an edit plan, without editing any source file: the targets to change (file, symbol, lines, hash, what to do and why), the code to read first, the files in scope, the checks to run and the risks through shared state. The plan is checked against the live code and comes back accepted, or rejected with its failures. It is saved as JSON and Markdown under .handbook/plans/ (the only files this tool writes). Deterministic and offline; no model is called.',
+    input: schemas.planInput,
+    output: schemas.planOutput,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    run: async ({ request }, view) => {
+      const { plan, files } = await planRequest(view.root, request, view.database);
+      const failures = plan.failures.length === 0 ? '' : `: ${plan.failures.length} failures, first: ${plan.failures[0]}`;
+      return { summary: `plan ${plan.id} ${plan.status}, ${plan.targets.length} targets in ${plan.scope.length} files${failures}`, value: { plan, files, freshness: await view.freshness() } };
+    },
+  });
+
+  define('status', {
+    title: 'Is the handbook in step with the code',
+    description:
+      'Every entry of the handbook checked against the files on disk: counts of fresh, changed, moved and frozen entries and which ones, source files the handbook does not hold yet, the commit it was built at and the current one, and the acceptance records of earlier harness runs. The server re-syncs before every answer, so this normally says fresh; call it to confirm, or when an answer looks wrong.',
+    input: schemas.emptyInput,
+    output: schemas.statusOutput,
+    annotations: READS,
+    run: async (_args, view) => {
+      const report = await handbookStatus(view.root, view.database);
+      const counts = Object.entries(report.counts).map(([status, count]) => `${count} ${status}`).join(', ');
+      return { summary: `${report.fresh ? 'fresh' : 'stale'}: ${counts}, ${report.newFiles.length} new files`, value: { ...report, freshness: await view.freshness(report.frozen.map((entry) => entry.unit)) } };
+    },
+  });
+}
+
+function neighbourJson(neighbour: Neighbour) {
+  return { id: neighbour.unit.id, file: neighbour.unit.file, line: neighbour.unit.startLine, at: neighbour.lines, ...(neighbour.via ? { via: neighbour.via } : {}) };
+}
+
+function syncedNote(view: FreshView): string {
+  const files = view.sync.added.length + view.sync.modified.length + view.sync.removed.length;
+  return files === 0 ? '' : ` (re-synced ${files} changed file${files === 1 ? '' : 's'} first)`;
+}
+
+/** A library error is the tool's answer, in its one line; anything else is a bug, logged in full and reported in one line. */
+async function answerSafely(tool: string, log: (line: string) => void, work: () => Promise<CallToolResult>): Promise<CallToolResult> {
+  try {
+    return await work();
+  } catch (error) {
+    if (HandbookError.isInstance(error)) return { content: [{ type: 'text', text: `${error.message}${error.hint ? ` (${error.hint})` : ''}` }], isError: true };
+    log(`unexpected error in ${tool}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    return { content: [{ type: 'text', text: `unexpected error: ${message} (a bug in handbook; the server log on stderr has details)` }], isError: true };
+  }
+}

@@ -1,0 +1,169 @@
+import { z } from 'zod';
+import { MAX_REQUEST_CHARACTERS } from '../api/ask-handbook.js';
+import { overviewSchema, stageSchema, stagerSchema } from '../organize/model.js';
+import { editPlanSchema } from '../plan/edit-plan.js';
+
+/**
+ * What each tool takes and returns. Inputs are strict: an argument the tool does not know is a
+ * mistake worth reporting, not one to ignore. Outputs mirror the CLI's `--json` shapes, plus
+ * `freshness`, which says what the server re-synced before answering.
+ */
+
+const line = z.number().int().positive();
+
+export const freshnessSchema = z
+  .object({
+    generation: z.number().int().describe('The handbook generation the answer was read from.'),
+    synced: z
+      .object({ added: z.array(z.string()), modified: z.array(z.string()), removed: z.array(z.string()) })
+      .describe('Source files that changed on disk since the previous answer and were re-analyzed before this one; empty lists when nothing changed.'),
+    frozen: z
+      .array(z.object({ unit: z.string(), reason: z.string() }))
+      .describe('Entries named in this answer whose code is gone from disk: do not rely on them. Normally empty, since every answer is re-synced first.'),
+  })
+  .describe('How current the answer is.');
+
+const liveStatusSchema = z.enum(['fresh', 'changed', 'moved', 'frozen']);
+
+export const askInput = z
+  .object({
+    request: z.string().trim().min(1).max(MAX_REQUEST_CHARACTERS).describe('A behaviour in plain words, e.g. "where are secrets masked before logging?" or "what decides when the agent loop stops?".'),
+    limit: z.number().int().min(1).max(500).optional().describe('How many locations to return, best first (default 20).'),
+  })
+  .strict();
+
+export const askOutput = z.object({
+  request: z.string(),
+  stager: stagerSchema,
+  router: z.literal('offline'),
+  locations: z.array(
+    z.object({
+      file: z.string().describe('Path from the repository root.'),
+      symbol: z.string().describe('Dotted name inside the file, e.g. AgentLoop.run.'),
+      line,
+      endLine: line,
+      stage: z.string().nullable().describe('The execution stage the code belongs to.'),
+      score: z.number().describe('Relevance relative to the best location (1).'),
+      why: z.string(),
+      status: z.enum(['fresh', 'changed', 'moved']).describe('fresh: as the handbook has it; changed: edited since, lines are the live ones.'),
+    }),
+  ),
+  frozen: z.number().int().describe('Matches left out because their code is gone.'),
+  note: z.string().optional().describe('Why nothing was found, when nothing was.'),
+  freshness: freshnessSchema,
+});
+
+export const emptyInput = z.object({}).strict();
+
+export const overviewOutput = overviewSchema.extend({ freshness: freshnessSchema });
+
+export const stageInput = z.object({ id: z.string().min(1).describe('A stage id as listed by the overview tool, e.g. "agent-loop".') }).strict();
+
+export const stageOutput = stageSchema.extend({ stager: stagerSchema, freshness: freshnessSchema });
+
+const accessSchema = z.object({ unit: z.string(), lines: z.array(line) });
+
+export const registerInput = z
+  .object({
+    slot: z.string().min(1).optional().describe('One piece of state, with every unit that writes and reads it: a slot id (src/config.ts#HarnessConfig.approvalMode) or Owner.field.'),
+    stage: z.string().min(1).optional().describe('Without slot: only the state this stage shares with other stages. A stage id from the overview tool.'),
+  })
+  .strict();
+
+export const registerOutput = z.object({
+  stager: stagerSchema,
+  slots: z.array(
+    z.object({
+      slot: z.string().describe('path/to/file.ts#Owner.field, or the unit id of a module variable.'),
+      kind: z.string(),
+      type: z.string(),
+      file: z.string(),
+      line,
+      stages: z.array(z.string()).describe('Stages whose units touch this state: a change to it reaches all of them.'),
+      writerCount: z.number().int(),
+      readerCount: z.number().int(),
+      writers: z.array(accessSchema).optional().describe('With slot: every unit that writes it, with the lines.'),
+      readers: z.array(accessSchema).optional().describe('With slot: every unit that reads it, with the lines.'),
+    }),
+  ),
+  freshness: freshnessSchema,
+});
+
+export const entryInput = z
+  .object({ unit: z.string().min(1).describe('A unit id (src/agent/loop.ts#AgentLoop.run) or a symbol that names exactly one unit (AgentLoop.run, maskSecrets).') })
+  .strict();
+
+const neighbourSchema = z.object({
+  id: z.string(),
+  file: z.string(),
+  line: line.describe('Where the neighbouring unit starts.'),
+  at: z.array(line).describe('Lines of the calling unit where the call is.'),
+  via: z.enum(['direct', 'dispatch']).optional().describe('dispatch: the call goes through an interface or an override.'),
+});
+
+export const entryOutput = z.object({
+  unit: z.object({
+    id: z.string(),
+    kind: z.string(),
+    file: z.string(),
+    symbol: z.string(),
+    line,
+    endLine: line,
+    hash: z.string().describe('Content hash of the unit; pass it to resolve later to learn whether the code changed or moved.'),
+    signature: z.string(),
+    doc: z.string(),
+    exported: z.boolean(),
+    status: liveStatusSchema.describe('fresh: the code is as the handbook has it; changed: edited since, lines are the live ones; frozen: gone from disk.'),
+    reason: z.string().optional(),
+  }),
+  stage: z.string().nullable().describe('The stage the unit mainly belongs to; null when no stage claimed it.'),
+  alsoIn: z.array(z.string()).describe('Other stages the unit takes part in.'),
+  callers: z.array(neighbourSchema),
+  callees: z.array(neighbourSchema),
+  freshness: freshnessSchema,
+});
+
+export const resolveInput = z
+  .object({
+    file: z.string().min(1).describe('Path from the repository root, as an earlier answer gave it.'),
+    symbol: z.string().min(1).describe('Dotted name inside the file, e.g. AgentLoop.run.'),
+    hash: z.string().min(1).optional().describe('The hash the earlier answer gave (entry returns it). With it a change is told apart from no change, and a move to another place is followed.'),
+  })
+  .strict();
+
+export const resolveOutput = z.object({
+  file: z.string(),
+  symbol: z.string(),
+  status: liveStatusSchema.describe('fresh: the code is there as given; changed: the symbol is there but its code differs from the hash; moved: the same code now stands elsewhere (see movedTo); frozen: it is gone.'),
+  line: line.optional(),
+  endLine: line.optional(),
+  hash: z.string().optional().describe('The live code hash.'),
+  movedTo: z.object({ file: z.string(), symbol: z.string(), line, endLine: line }).optional(),
+  reason: z.string().optional(),
+  freshness: freshnessSchema,
+});
+
+export const planInput = z
+  .object({ request: z.string().trim().min(1).max(MAX_REQUEST_CHARACTERS).describe('The change wanted, in plain words, e.g. "mask secrets in every capture path".') })
+  .strict();
+
+export const planOutput = z.object({
+  plan: editPlanSchema,
+  files: z.object({ json: z.string(), markdown: z.string() }).describe('Where the plan was saved.'),
+  freshness: freshnessSchema,
+});
+
+export const statusOutput = z.object({
+  root: z.string(),
+  builtAt: z.string(),
+  builtCommit: z.string().nullable(),
+  head: z.string().nullable(),
+  counts: z.object({ fresh: z.number().int(), changed: z.number().int(), moved: z.number().int(), frozen: z.number().int() }),
+  frozen: z.array(z.object({ unit: z.string(), reason: z.string() })),
+  changed: z.array(z.string()),
+  moved: z.array(z.object({ unit: z.string(), to: z.string() })),
+  newFiles: z.array(z.string()),
+  fresh: z.boolean(),
+  acceptance: z.array(z.object({ runId: z.string(), file: z.string(), valid: z.boolean(), changed: z.array(z.string()), unreadable: z.string().optional() })),
+  freshness: freshnessSchema,
+});

@@ -1,0 +1,300 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CallToolResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CLI, copyOfFixture } from '../helpers/paths.js';
+
+const TOOLS = ['ask', 'entry', 'overview', 'plan', 'register', 'resolve', 'stage', 'status'];
+
+function handbook(args: string[]) {
+  const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'] });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function builtCopy(): string {
+  const repo = copyOfFixture();
+  expect(handbook(['build', repo, '--no-progress']).code).toBe(0);
+  return repo;
+}
+
+interface Session {
+  client: Client;
+  /** Everything the server logged on stderr so far. */
+  stderr: () => string;
+  /** Errors the client met reading the server's stdout: anything there that is not protocol. */
+  protocolErrors: Error[];
+}
+
+const open: Client[] = [];
+
+async function connect(repo: string): Promise<Session> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--repo', repo], stderr: 'pipe' });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const client = new Client({ name: 'handbook-test', version: '1.0.0' });
+  const protocolErrors: Error[] = [];
+  client.onerror = (error) => protocolErrors.push(error);
+  await client.connect(transport);
+  open.push(client);
+  return { client, stderr: () => stderr, protocolErrors };
+}
+
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((client) => client.close()));
+});
+
+type Structured = Record<string, any>;
+
+async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<Structured> {
+  const result = await client.callTool({ name, arguments: args });
+  expect(result.isError ?? false, JSON.stringify(result.content)).toBe(false);
+  const text = (result.content as Array<{ type: string; text: string }>)[0]!.text;
+  // The text leads with one line for a person, then carries the same answer as JSON for clients that read only text.
+  expect(JSON.parse(text.slice(text.indexOf('\n\n') + 2))).toEqual(result.structuredContent);
+  return result.structuredContent as Structured;
+}
+
+async function callError(client: Client, name: string, args: unknown): Promise<string> {
+  const result = await client.callTool({ name, arguments: args as Record<string, unknown> });
+  expect(result.isError).toBe(true);
+  expect(result.structuredContent).toBeUndefined();
+  return (result.content as Array<{ text: string }>)[0]!.text;
+}
+
+function pageText(read: Awaited<ReturnType<Client['readResource']>>): string {
+  const [content] = read.contents;
+  return content && 'text' in content ? content.text : '';
+}
+
+function sourceDigest(repo: string): string {
+  const hash = createHash('sha256');
+  const walk = (folder: string): void => {
+    for (const entry of readdirSync(folder, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      if (entry.name === '.handbook') continue;
+      const full = path.join(folder, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else hash.update(full).update(readFileSync(full));
+    }
+  };
+  walk(repo);
+  return hash.digest('hex');
+}
+
+describe('handbook mcp', () => {
+  let repo: string;
+  beforeAll(() => {
+    repo = builtCopy();
+  });
+
+  it('lists eight tools, each described and with input and output schemas, and the pages as resources', async () => {
+    const { client } = await connect(repo);
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(TOOLS);
+    for (const tool of tools) {
+      expect(tool.description!.length).toBeGreaterThan(150);
+      expect(tool.inputSchema.type).toBe('object');
+      expect(tool.outputSchema?.properties).toHaveProperty('freshness');
+    }
+    expect(tools.find((tool) => tool.name === 'ask')!.inputSchema).toMatchObject({ required: ['request'], properties: { request: { type: 'string' }, limit: { type: 'integer' } } });
+    expect(tools.find((tool) => tool.name === 'plan')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
+    expect(tools.find((tool) => tool.name === 'entry')!.annotations).toMatchObject({ readOnlyHint: true });
+
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual(['handbook://{+page}']);
+    const { resources } = await client.listResources();
+    expect(resources.map((resource) => resource.uri)).toEqual(expect.arrayContaining(['handbook://overview', 'handbook://stages/agent-loop', 'handbook://register']));
+    const overview = await client.readResource({ uri: 'handbook://overview' });
+    expect(overview.contents[0]).toMatchObject({ uri: 'handbook://overview', mimeType: 'text/markdown' });
+    expect(pageText(overview)).toMatch(/^# mini-harness\n[\s\S]*## Stages, in execution order/);
+    const stage = await client.readResource({ uri: 'handbook://stages/security' });
+    expect(pageText(stage)).toMatch(/maskSecrets/);
+    await expect(client.readResource({ uri: 'handbook://stages/nope' })).rejects.toThrow(/no handbook page handbook:\/\/stages\/nope; pages: handbook:\/\/overview/);
+  });
+
+  it('answers every tool with structured content that matches its schema; ask equals `ask --json`', async () => {
+    const session = await connect(repo);
+    const { client } = session;
+    const before = sourceDigest(repo);
+
+    const ask = await call(client, 'ask', { request: 'where are secrets masked before logging?', limit: 5 });
+    const { freshness, ...answer } = ask;
+    expect(answer).toEqual(JSON.parse(handbook(['ask', 'where are secrets masked before logging?', '--repo', repo, '--limit', '5', '--json']).stdout));
+    expect(answer.locations[0]).toMatchObject({ file: 'src/security/secrets.ts', symbol: 'maskSecrets', status: 'fresh' });
+    expect(freshness).toEqual({ generation: 1, synced: { added: [], modified: [], removed: [] }, frozen: [] });
+
+    const overview = await call(client, 'overview');
+    expect(overview.title).toBe('mini-harness');
+    expect(overview.stages.map((stage: { id: string }) => stage.id)).toContain('agent-loop');
+
+    const stage = await call(client, 'stage', { id: 'security' });
+    expect(stage).toMatchObject({ id: 'security', stager: { kind: 'offline' } });
+    expect(stage.members).toContainEqual(expect.objectContaining({ unit: 'src/security/secrets.ts#maskSecrets', primary: true }));
+
+    const entry = await call(client, 'entry', { unit: 'maskSecrets' });
+    expect(entry.unit).toMatchObject({ id: 'src/security/secrets.ts#maskSecrets', file: 'src/security/secrets.ts', symbol: 'maskSecrets', line: 27, endLine: 37, status: 'fresh' });
+    expect(entry.unit.hash).toMatch(/^[0-9a-f]{16}$/);
+    expect(entry.stage).toBe('security');
+    expect(entry.callers.map((caller: { id: string }) => caller.id)).toEqual(['src/observability/logger.ts#Logger.write', 'src/session/sessionStore.ts#SessionStore.save', 'src/tools/shell.ts#runShellTool']);
+    expect(entry.callees).toContainEqual(expect.objectContaining({ id: 'src/security/secrets.ts#redactValue', at: [30, 35] }));
+
+    const register = await call(client, 'register', { slot: 'SessionStore.history' });
+    expect(register.slots).toHaveLength(1);
+    expect(register.slots[0]).toMatchObject({ slot: 'src/session/sessionStore.ts#SessionStore.history', writerCount: 5, readerCount: 2 });
+    expect(register.slots[0].writers).toHaveLength(5);
+    expect(register.freshness.frozen).toEqual([]);
+    const coupling = (await call(client, 'register')).slots;
+    expect(coupling.length).toBeGreaterThan(5);
+    for (const slot of coupling) {
+      expect(slot.stages.length).toBeGreaterThan(1);
+      expect(slot).not.toHaveProperty('writers');
+    }
+    const persistence = (await call(client, 'register', { stage: 'persistence' })).slots;
+    expect(persistence.length).toBeGreaterThan(0);
+    expect(persistence.length).toBeLessThan(coupling.length);
+    expect(persistence.every((slot: { stages: string[] }) => slot.stages.includes('persistence'))).toBe(true);
+
+    expect(await call(client, 'resolve', { file: 'src/security/secrets.ts', symbol: 'maskSecrets', hash: entry.unit.hash })).toMatchObject({ status: 'fresh', line: 27, endLine: 37, hash: entry.unit.hash });
+
+    const status = await call(client, 'status');
+    expect(status).toMatchObject({ fresh: true, counts: { changed: 0, frozen: 0, moved: 0 }, newFiles: [] });
+
+    const planned = await call(client, 'plan', { request: 'mask secrets in every capture path' });
+    expect(planned.plan).toMatchObject({ request: 'mask secrets in every capture path', planner: { kind: 'offline' } });
+    expect(planned.plan.targets.length).toBeGreaterThan(0);
+    expect(planned.files.json).toBe(path.join(repo, '.handbook', 'plans', `${planned.plan.id}.json`));
+    expect(JSON.parse(readFileSync(planned.files.json, 'utf8')).id).toBe(planned.plan.id);
+    expect(sourceDigest(repo)).toBe(before);
+
+    // Calls sent together are answered one at a time, each from a synced handbook.
+    const together = await Promise.all([call(client, 'overview'), call(client, 'status'), call(client, 'entry', { unit: 'AgentLoop.run' })]);
+    expect(together[2]!.unit.file).toBe('src/agent/agentLoop.ts');
+    expect(session.protocolErrors).toEqual([]);
+    expect(session.stderr()).toMatch(/serving .*mini-harness over stdio/);
+  });
+
+  it('never serves a stale map: an edit between two calls changes the answer, and resolve follows the code', async () => {
+    const edited = builtCopy();
+    const { client, protocolErrors } = await connect(edited);
+    const secrets = path.join(edited, 'src/security/secrets.ts');
+    const original = readFileSync(secrets, 'utf8');
+    const first = await call(client, 'entry', { unit: 'maskSecrets' });
+    expect(first.unit.line).toBe(27);
+    const redactHash = (await call(client, 'entry', { unit: 'redactValue' })).unit.hash;
+    expect((await call(client, 'ask', { request: 'redact bearer tokens in headers' })).locations.map((location: { symbol: string }) => location.symbol)).not.toContain('redactBearerTokens');
+
+    const bearer = "\n/** Hides bearer tokens in Authorization headers. */\nexport function redactBearerTokens(header: string): string {\n  return header.replace(/Bearer [A-Za-z0-9._-]+/g, 'Bearer [REDACTED]');\n}\n";
+    writeFileSync(secrets, `// Masking helpers.\n// Keep in step with the logger.\n${original}${bearer}`);
+    const shifted = await call(client, 'entry', { unit: 'maskSecrets' });
+    expect(shifted.unit).toMatchObject({ line: 29, endLine: 39, hash: first.unit.hash, status: 'fresh' });
+    expect(shifted.freshness.synced).toEqual({ added: [], modified: ['src/security/secrets.ts'], removed: [] });
+    expect(await call(client, 'resolve', { file: 'src/security/secrets.ts', symbol: 'maskSecrets', hash: first.unit.hash })).toMatchObject({ status: 'fresh', line: 29 });
+    const asked = await call(client, 'ask', { request: 'redact bearer tokens in headers' });
+    expect(asked.locations.map((location: { symbol: string }) => location.symbol)).toContain('redactBearerTokens');
+    expect(asked.freshness.synced.modified).toEqual([]);
+
+    // redactValue moves, verbatim, to a file of its own.
+    const redactValue = original.slice(original.indexOf('/**\n * Replaces a secret'), original.indexOf('/** Masks every known secret'));
+    writeFileSync(path.join(edited, 'src/security/redact.ts'), `const REDACTED = '[REDACTED]';\n\n${redactValue}`);
+    writeFileSync(secrets, `import { redactValue } from './redact.js';\n${original.replace(redactValue, '')}`);
+    const moved = await call(client, 'resolve', { file: 'src/security/secrets.ts', symbol: 'redactValue', hash: redactHash });
+    expect(moved).toMatchObject({ status: 'moved', movedTo: { file: 'src/security/redact.ts', symbol: 'redactValue', line: 7 } });
+    expect(moved.freshness.synced).toEqual({ added: ['src/security/redact.ts'], modified: ['src/security/secrets.ts'], removed: [] });
+    expect(await call(client, 'resolve', { file: 'src/security/secrets.ts', symbol: 'redactValue' })).toMatchObject({ status: 'frozen', reason: 'redactValue is no longer in src/security/secrets.ts; pass the hash to follow code that moved' });
+
+    writeFileSync(secrets, readFileSync(secrets, 'utf8').replace('let masked = text;', 'let masked = text.trim();'));
+    expect(await call(client, 'resolve', { file: 'src/security/secrets.ts', symbol: 'maskSecrets', hash: first.unit.hash })).toMatchObject({ status: 'changed', reason: 'maskSecrets changed since that locator was taken' });
+    expect(await call(client, 'resolve', { file: 'src/security/gone.ts', symbol: 'maskSecrets' })).toMatchObject({ status: 'frozen', reason: expect.stringMatching(/^src\/security\/gone\.ts no longer exists/) });
+    expect((await call(client, 'status')).fresh).toBe(true);
+    expect(protocolErrors).toEqual([]);
+  });
+
+  it('refuses malformed calls: a protocol error for arguments that are no object, an error result naming the argument for schema violations', async () => {
+    const { client } = await connect(repo);
+    await expect(client.request({ method: 'tools/call', params: { name: 'ask', arguments: 'where is masking?' } }, CallToolResultSchema)).rejects.toBeInstanceOf(McpError);
+    await expect(client.request({ method: 'tools/call', params: { arguments: {} } }, CallToolResultSchema)).rejects.toBeInstanceOf(McpError);
+
+    expect(await callError(client, 'ask', { request: 42 })).toMatch(/Input validation error: .*expected string, received number at request/);
+    expect(await callError(client, 'ask', {})).toMatch(/Input validation error: .*request/);
+    expect(await callError(client, 'ask', { request: 'masking', limit: 0 })).toMatch(/Input validation error: .*limit/);
+    expect(await callError(client, 'ask', { request: 'masking', colour: 'red' })).toMatch(/Input validation error: .*Unrecognized key: "colour"/);
+    expect(await callError(client, 'resolve', { file: 'src/security/secrets.ts' })).toMatch(/Input validation error: .*symbol/);
+    expect(await callError(client, 'nope', {})).toMatch(/Tool nope not found/);
+
+    // A request the library refuses is a tool error in one line, saying what to do.
+    expect(await callError(client, 'entry', { unit: 'noSuchThing' })).toBe('no unit named "noSuchThing" (pass a unit id (path/to/file.ts#Class.method) or a symbol name; `handbook graph stats` lists the counts)');
+    expect(await callError(client, 'stage', { id: 'nope' })).toMatch(/^no stage "nope" \(stages: startup, /);
+    expect(await callError(client, 'register', { stage: 'nope' })).toMatch(/^no stage "nope" \(stages: startup, /);
+    expect(await callError(client, 'register', { slot: 'Nobody.nothing' })).toMatch(/^no state slot named "Nobody.nothing"/);
+    expect(await callError(client, 'resolve', { file: '../outside.ts', symbol: 'x' })).toMatch(/outside the repository/);
+    expect(await callError(client, 'ask', { request: '   ' })).toMatch(/Input validation error/);
+
+    expect((await call(client, 'overview')).title).toBe('mini-harness');
+  });
+
+  it('survives a client that cancels a call mid-way, and answers the next one', async () => {
+    const edited = builtCopy();
+    const { client, stderr } = await connect(edited);
+    expect((await call(client, 'status')).fresh).toBe(true);
+    writeFileSync(path.join(edited, 'src/security/audit.ts'), "import { maskSecrets } from './secrets.js';\nexport function audit(line: string): string {\n  return maskSecrets(line);\n}\n");
+    const controller = new AbortController();
+    const cancelled = client.callTool({ name: 'plan', arguments: { request: 'audit every masked line' } }, undefined, { signal: controller.signal });
+    setTimeout(() => controller.abort('the user pressed escape'), 5);
+    await expect(cancelled).rejects.toThrow(/escape|abort/i);
+    const entry = await call(client, 'entry', { unit: 'audit' });
+    expect(entry.unit).toMatchObject({ file: 'src/security/audit.ts', line: 2, status: 'fresh' });
+    expect(stderr()).not.toMatch(/unexpected|\n\s+at /);
+  });
+
+  it('exits cleanly when the client goes away mid-call, having stored the sync it started; stdout carries only protocol', async () => {
+    const edited = builtCopy();
+    writeFileSync(path.join(edited, 'src/security/audit.ts'), "export function audit(line: string): string {\n  return line;\n}\n");
+    const child = spawn(process.execPath, [CLI, 'mcp', '--repo', edited], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const send = (message: object): void => void child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+    send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'gone', version: '1' } } });
+    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+    send({ method: 'notifications/initialized' });
+    send({ id: 2, method: 'tools/call', params: { name: 'ask', arguments: { request: 'where is the audit line written?' } } });
+    child.stdin.end();
+    child.stdout.destroy();
+
+    expect(await exited).toBe(0);
+    expect(stderr).toMatch(/the client (closed the connection|stopped reading).*; shutting down\n/);
+    expect(stderr).toMatch(/synced 1 changed file into generation 1\n/);
+    expect(stderr).not.toMatch(/unexpected|\n\s+at /);
+    for (const line of stdout.split('\n').filter(Boolean)) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
+    expect(handbook(['status', edited]).code).toBe(0);
+  });
+
+  it('starts before the handbook is built, says how to build it, works once it is, and follows a handbook deleted and built again', async () => {
+    const bare = copyOfFixture();
+    const { client } = await connect(bare);
+    expect(await callError(client, 'overview', {})).toMatch(/^no handbook at .*handbook\.db \(run `handbook build` first\)$/);
+    expect((await client.listResources()).resources).toEqual([]);
+    await expect(client.readResource({ uri: 'handbook://overview' })).rejects.toThrow(/no handbook at .*run `handbook build` first/);
+    expect(handbook(['build', bare, '--no-progress']).code).toBe(0);
+    expect((await call(client, 'overview')).title).toBe('mini-harness');
+    expect((await client.listResources()).resources.length).toBeGreaterThan(3);
+
+    rmSync(path.join(bare, '.handbook'), { recursive: true });
+    expect(handbook(['build', bare, '--no-progress']).code).toBe(0);
+    writeFileSync(path.join(bare, 'src/security/audit.ts'), 'export function audit(line: string): string {\n  return line;\n}\n');
+    expect((await call(client, 'entry', { unit: 'audit' })).unit.file).toBe('src/security/audit.ts');
+    expect(handbook(['status', bare]).code).toBe(0);
+  });
+
+  it('refuses a repository that does not exist in one line on stderr, with nothing on stdout', () => {
+    const result = handbook(['mcp', '--repo', path.join(repo, 'missing')]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
