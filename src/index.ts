@@ -64,3 +64,6 @@ export { planRequest, type PlanOptions, type PlanResult } from './api/plan-reque
 export { applyPlan, type ApplyOptions, type ApplyResult } from './api/apply-plan.js';
 export { editPlanSchema, type EditPlan, type PlanTarget, type PlanContext, type PlanCheck, type PlanRisk } from './plan/edit-plan.js';
 export { loadPlan } from './plan/plan-store.js';
+export { planWithModel, type ModelPlanOptions, type ModelPlanResult } from './api/plan-request.js';
+export { planSubmissionSchema, SUBMIT_PLAN, type PlanSubmission } from './plan/llm-planner.js';
+export { createHandbookServer, serveHandbook, type HandbookServerOptions, type ServeOptions } from './mcp/handbook-server.js';

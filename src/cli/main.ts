@@ -11,10 +11,13 @@ import {
   openHandbook,
   renderHandbook,
   applyPlan,
+  parseModelSpec,
   planRequest,
+  planWithModel,
   resumeTask,
   rollbackJournal,
   runTask,
+  serveHandbook,
   syncHandbook,
   TOOL_MODES,
   verifyJournal,
@@ -78,7 +81,7 @@ const runOptionsSchema = z
   })
   .strict();
 
-const planOptionsSchema = readOptionsSchema.extend({ model: z.literal('offline').optional(), out: z.string().min(1).optional() }).strict();
+const planOptionsSchema = readOptionsSchema.extend({ model: z.string().min(1).default('offline'), out: z.string().min(1).optional() }).strict();
 const applyOptionsSchema = z
   .object({
     repo: z.string().min(1).default('.'),
@@ -298,12 +301,13 @@ export function createProgram(): Command {
     .argument('<request>', 'the change in your own words, e.g. "mask secrets in every capture path"')
     .option('--repo <dir>', 'repository folder', '.')
     .option('--db <path>', 'database file (default: <repo>/.handbook/handbook.db)')
-    .option('--model <spec>', 'planner: offline (the default, deterministic, no model)')
+    .option('--model <spec>', 'planner: offline (the default, deterministic, no model) | anthropic:MODEL | openai:MODEL | openai-compatible:MODEL@URL | script:PATH (the llm planner, read-only tools in the harness loop)')
     .option('--out <file>', 'also write the plan as JSON to this file')
     .option('--json', 'print the plan as JSON on stdout')
     .action(async (request: string, raw: unknown) => {
       const options = parseOptions(planOptionsSchema, raw);
-      const { plan, files } = await planRequest(options.repo, request, options.db ? { database: options.db } : {});
+      const database = options.db ? { database: options.db } : {};
+      const { plan, files } = parseModelSpec(options.model).provider === 'offline' ? await planRequest(options.repo, request, database) : await planWithModel(options.repo, request, { model: options.model, ...database });
       if (options.out) writeFileSync(options.out, `${JSON.stringify(plan, null, 2)}\n`);
       if (options.json) printJson(plan);
       else print(formatPlan(plan, files.markdown));
@@ -416,6 +420,25 @@ export function createProgram(): Command {
     if (options.json) printJson(result);
     else print(formatAsk(result));
   });
+
+  program
+    .command('mcp')
+    .description('serve the handbook to a coding agent over MCP on stdio: tools ask, overview, stage, entry, register, resolve, plan, status, and the pages as handbook:// resources; every answer re-synced with the files first')
+    .option('--repo <dir>', 'repository folder', '.')
+    .option('--db <path>', 'database file (default: <repo>/.handbook/handbook.db)')
+    .action(async (raw: unknown) => {
+      const options = parseOptions(readOptionsSchema.omit({ json: true }).strict(), raw);
+      const controller = new AbortController();
+      const stop = (): void => controller.abort();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      try {
+        await serveHandbook(options.repo, { ...(options.db ? { database: options.db } : {}), signal: controller.signal });
+      } finally {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+      }
+    });
 
   program
     .command('status')
