@@ -67,3 +67,6 @@ export { loadPlan } from './plan/plan-store.js';
 export { planWithModel, type ModelPlanOptions, type ModelPlanResult } from './api/plan-request.js';
 export { planSubmissionSchema, SUBMIT_PLAN, type PlanSubmission } from './plan/llm-planner.js';
 export { createHandbookServer, serveHandbook, type HandbookServerOptions, type ServeOptions } from './mcp/handbook-server.js';
+export { startViewerServer, DEFAULT_VIEWER_HOST, DEFAULT_VIEWER_PORT, type ViewerServer, type ViewerServerOptions } from './serve/viewer-server.js';
+export { writeStaticSite, type StaticSite, type StaticSiteOptions } from './serve/static-site.js';
+export { unitFileName, unitIdOfFileName } from './serve/unit-file-name.js';

@@ -18,7 +18,7 @@ const imports = sourceFiles(SOURCE).map((file) => ({
 }));
 
 /** The pipeline's folders, in the order data flows; a folder may import only from itself and earlier ones. */
-const LAYERS = ['errors.ts', 'text', 'graph', 'llm', 'analyze', 'organize', 'render', 'store', 'locate', 'route', 'harness', 'plan', 'api', 'watch', 'mcp', 'lab', 'index.ts', 'cli'];
+const LAYERS = ['errors.ts', 'text', 'graph', 'llm', 'analyze', 'organize', 'render', 'store', 'locate', 'route', 'harness', 'plan', 'api', 'watch', 'mcp', 'serve', 'lab', 'index.ts', 'cli'];
 
 function layerOf(file: string): number {
   const top = file.split('/')[0]!;

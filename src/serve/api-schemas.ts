@@ -1,0 +1,144 @@
+import { z } from 'zod';
+import { EDGE_KINDS, UNIT_KINDS } from '../graph/model.js';
+
+/**
+ * The web viewer's JSON API, shared by the server, the static site and the browser app. This
+ * module imports nothing but zod and the graph's kind lists, so the app's bundle can take it
+ * whole. Objects are strict: a field the contract does not name is a server bug.
+ */
+
+const line = z.number().int().positive();
+
+/** A place in the code a view links to: a unit and the line to show in its file. */
+export const siteSchema = z.strictObject({ unit: z.string(), symbol: z.string(), file: z.string(), line });
+export type Site = z.infer<typeof siteSchema>;
+
+export const errorResponseSchema = z.strictObject({ error: z.string() });
+export type ErrorResponse = z.infer<typeof errorResponseSchema>;
+
+export const overviewResponseSchema = z.strictObject({
+  name: z.string(),
+  description: z.string(),
+  generation: z.number().int().positive(),
+  /** 'offline', or the model that placed the units. */
+  stager: z.string(),
+  stages: z.array(
+    z.strictObject({
+      id: z.string(),
+      name: z.string(),
+      position: z.number().int().nonnegative(),
+      summary: z.string(),
+      unitCount: z.number().int().nonnegative(),
+      entryPoints: z.array(siteSchema),
+    }),
+  ),
+  /** State shared across stages: `Owner.field` and the stages it couples. */
+  coupling: z.array(z.strictObject({ slot: z.string(), stages: z.array(z.string()) })),
+});
+export type OverviewResponse = z.infer<typeof overviewResponseSchema>;
+
+export const stageResponseSchema = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  position: z.number().int().nonnegative(),
+  summary: z.string(),
+  members: z.array(
+    z.strictObject({ unit: z.string(), symbol: z.string(), kind: z.enum(UNIT_KINDS), file: z.string(), line, endLine: line, primary: z.boolean() }),
+  ),
+  entryPoints: z.array(siteSchema),
+});
+export type StageResponse = z.infer<typeof stageResponseSchema>;
+
+export const registerResponseSchema = z.strictObject({
+  slots: z.array(
+    z.strictObject({
+      /** The slot's id: `file#Owner.field`, or a module variable's unit id. */
+      slot: z.string(),
+      /** `Owner.field`. */
+      name: z.string(),
+      type: z.string(),
+      stages: z.array(z.string()),
+      writers: z.array(siteSchema),
+      readers: z.array(siteSchema),
+    }),
+  ),
+});
+export type RegisterResponse = z.infer<typeof registerResponseSchema>;
+
+export const unitResponseSchema = z.strictObject({
+  unit: z.strictObject({
+    id: z.string(),
+    symbol: z.string(),
+    kind: z.enum(UNIT_KINDS),
+    file: z.string(),
+    line,
+    endLine: line,
+    hash: z.string(),
+    doc: z.string().optional(),
+    signature: z.string().optional(),
+    stage: z.string().nullable(),
+  }),
+  /** How the stored unit stands against the file on disk now. */
+  status: z.enum(['fresh', 'changed', 'moved', 'frozen']),
+  reason: z.string().optional(),
+  liveLine: line,
+  liveEndLine: line,
+  callers: z.array(siteSchema),
+  callees: z.array(siteSchema),
+});
+export type UnitResponse = z.infer<typeof unitResponseSchema>;
+
+export const sourceResponseSchema = z.strictObject({ file: z.string(), text: z.string() });
+export type SourceResponse = z.infer<typeof sourceResponseSchema>;
+
+/** The library's AskResult, as `handbook ask --json` prints it. */
+export const askResponseSchema = z.strictObject({
+  request: z.string(),
+  stager: z.discriminatedUnion('kind', [
+    z.strictObject({ kind: z.literal('offline') }),
+    z.strictObject({ kind: z.literal('llm'), model: z.string(), fallbackUnits: z.number().int().nonnegative() }),
+  ]),
+  router: z.literal('offline'),
+  locations: z.array(
+    z.strictObject({
+      file: z.string(),
+      symbol: z.string(),
+      line,
+      endLine: line,
+      stage: z.string().nullable(),
+      score: z.number(),
+      why: z.string(),
+      status: z.enum(['fresh', 'changed', 'moved']),
+    }),
+  ),
+  frozen: z.number().int().nonnegative(),
+  note: z.string().optional(),
+});
+export type AskResponse = z.infer<typeof askResponseSchema>;
+
+export const graphResponseSchema = z.strictObject({
+  stages: z.array(z.strictObject({ id: z.string(), name: z.string(), color: z.string().regex(/^#[0-9a-f]{6}$/) })),
+  nodes: z.array(z.strictObject({ id: z.string(), label: z.string(), stage: z.string().nullable(), kind: z.enum(UNIT_KINDS), file: z.string(), line })),
+  /** At most one edge per ordered pair of nodes, never a loop. */
+  edges: z.array(z.strictObject({ source: z.string(), target: z.string(), kind: z.enum(EDGE_KINDS) })),
+  /** Whether nodes were left out to stay under the cap. */
+  truncated: z.boolean(),
+});
+export type GraphResponse = z.infer<typeof graphResponseSchema>;
+
+/** `event: hello` on /api/events; generation 0 while no handbook is built. */
+export const helloEventSchema = z.strictObject({ generation: z.number().int().nonnegative() });
+export type HelloEvent = z.infer<typeof helloEventSchema>;
+
+/** `event: sync` on /api/events: the handbook changed; the file lists are empty when the change came from elsewhere (a build). */
+export const syncEventSchema = z.strictObject({
+  generation: z.number().int().nonnegative(),
+  added: z.array(z.string()),
+  modified: z.array(z.string()),
+  removed: z.array(z.string()),
+});
+export type SyncEvent = z.infer<typeof syncEventSchema>;
+
+/** data/static.json of a static site: its presence tells the app there is no /api. */
+export const staticMarkerSchema = z.strictObject({ static: z.literal(true), generated: z.iso.datetime() });
+export type StaticMarker = z.infer<typeof staticMarkerSchema>;

@@ -1,0 +1,6 @@
+import type { Handbook } from '../api/open-handbook.js';
+
+/** Each placed unit's primary stage: the one it is drawn in and listed under. */
+export function primaryStages(handbook: Handbook): Map<string, string> {
+  return new Map(handbook.organized.stages.flatMap((stage) => stage.members.filter((member) => member.primary).map((member) => [member.unit, stage.id] as const)));
+}

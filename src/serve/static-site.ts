@@ -1,0 +1,96 @@
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { openHandbook } from '../api/open-handbook.js';
+import { HandbookError } from '../errors.js';
+import { PathRefused, Workspace } from '../harness/workspace.js';
+import type { StaticMarker } from './api-schemas.js';
+import { graphAnswer } from './graph-answer.js';
+import { LiveUnits } from './live-units.js';
+import { overviewAnswer, registerAnswer, stageAnswer } from './organized-answers.js';
+import { primaryStages } from './primary-stages.js';
+import { unitAnswer } from './unit-answer.js';
+import { unitFileName } from './unit-file-name.js';
+import { hasWebApp, notBuiltMessage, WEB_APP_FOLDER } from './web-app.js';
+
+export interface StaticSiteOptions {
+  /** Database file; `<repo>/.handbook/handbook.db` by default. */
+  database?: string;
+  /** The built browser app; `<package>/dist/web` by default. */
+  app?: string;
+}
+
+export interface StaticSite {
+  /** The folder written, absolute. */
+  directory: string;
+  /** Every file written, relative to it, with forward slashes. */
+  files: string[];
+  /** Source files left out: gone since the build, or refused by the gate. */
+  skippedSources: string[];
+}
+
+/**
+ * `handbook render --html DIR`: the viewer as files, readable from any static host. The app
+ * comes from the built bundle and finds, instead of /api, the same answers under data/:
+ * overview.json, register.json, graph.json, stages/<id>.json, units/<unitFileName(id)>.json,
+ * sources/<path>.json, and static.json, which tells it there is no search. data/ is replaced as
+ * a whole, so nothing of an earlier render outlives its unit; a data/ folder this did not write
+ * is left alone and the render refused.
+ */
+export async function writeStaticSite(repo: string, out: string, options: StaticSiteOptions = {}): Promise<StaticSite> {
+  const app = options.app ?? WEB_APP_FOLDER;
+  if (!hasWebApp(app)) throw new HandbookError('INVALID_INPUT', notBuiltMessage(app), 'run npm run build in harness-handbook, or render Markdown without --html');
+  const handbook = openHandbook(repo, { ...(options.database ? { database: options.database } : {}), withUnresolved: false });
+  const directory = path.resolve(out);
+  const data = path.join(directory, 'data');
+  if (existsSync(data)) {
+    if (!existsSync(path.join(data, 'static.json'))) throw new HandbookError('INVALID_INPUT', `${data} exists and was not written by handbook render --html`, 'pick another folder for the site');
+    rmSync(data, { recursive: true });
+  }
+  mkdirSync(directory, { recursive: true });
+  cpSync(app, directory, { recursive: true });
+
+  const files: string[] = [];
+  const write = (relative: string, value: unknown): void => {
+    const target = path.join(data, ...relative.split('/'));
+    mkdirSync(path.dirname(target), { recursive: true });
+    writeFileSync(target, JSON.stringify(value));
+    files.push(`data/${relative}`);
+  };
+  // Written first: it marks data/ as this render's, so a render cut short is still replaced by the next.
+  write('static.json', { static: true, generated: new Date().toISOString() } satisfies StaticMarker);
+
+  const stageOf = primaryStages(handbook);
+  write('overview.json', overviewAnswer(handbook));
+  write('register.json', registerAnswer(handbook));
+  write('graph.json', graphAnswer(handbook, stageOf));
+  for (const stage of handbook.organized.stages) write(`stages/${stage.id}.json`, stageAnswer(handbook, stage.id));
+  const live = new LiveUnits(handbook);
+  for (const unit of handbook.graph.units) write(`units/${unitFileName(unit.id)}.json`, await unitAnswer(handbook, unit.id, live, stageOf));
+
+  const workspace = new Workspace(handbook.root);
+  const skippedSources: string[] = [];
+  for (const { path: file } of handbook.graph.toData().files) {
+    if (handbook.graph.unitsOfFile(file).length === 0) continue;
+    const read = readSource(workspace, file);
+    if (read) write(`sources/${read.file}.json`, read);
+    else skippedSources.push(file);
+  }
+  return { directory, files: [...listAppFiles(app), ...files], skippedSources };
+}
+
+function listAppFiles(app: string): string[] {
+  return readdirSync(app, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(app, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
+    .sort();
+}
+
+function readSource(workspace: Workspace, file: string): { file: string; text: string } | undefined {
+  try {
+    const read = workspace.readText(file);
+    return read.status === 'text' ? { file: read.path.relative, text: read.text } : undefined;
+  } catch (error) {
+    if (error instanceof PathRefused) return undefined;
+    throw error;
+  }
+}

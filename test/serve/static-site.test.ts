@@ -1,0 +1,109 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startViewerServer, writeStaticSite, type ViewerServer } from '../../src/index.js';
+import {
+  graphResponseSchema,
+  overviewResponseSchema,
+  registerResponseSchema,
+  sourceResponseSchema,
+  stageResponseSchema,
+  staticMarkerSchema,
+  unitResponseSchema,
+} from '../../src/serve/api-schemas.js';
+import { unitFileName, unitIdOfFileName } from '../../src/serve/unit-file-name.js';
+import { CLI, PROJECT_ROOT, copyOfFixture, scratchDirectory } from '../helpers/paths.js';
+import { send } from './http-client.js';
+
+function handbook(args: string[]) {
+  const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000 });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function readJson(file: string): unknown {
+  return JSON.parse(readFileSync(file, 'utf8'));
+}
+
+describe('handbook render --html', () => {
+  let repo: string;
+  let server: ViewerServer;
+  beforeAll(async () => {
+    repo = copyOfFixture();
+    expect(handbook(['build', repo, '--no-progress']).code).toBe(0);
+    server = await startViewerServer(repo, { port: 0, log: () => undefined });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  const api = async (url: string): Promise<unknown> => (await send(server.url, url)).json();
+
+  it('writes the app and every view as JSON in the shapes of the API, with the answers the server gives', async () => {
+    const site = path.join(scratchDirectory(), 'site');
+    const result = handbook(['render', '--repo', repo, '--html', site, '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout);
+    expect(report).not.toHaveProperty('pages');
+    expect(report.html.directory).toBe(site);
+    expect(report.html.skippedSources).toEqual([]);
+    // Markdown only when --out asks for it too.
+    expect(existsSync(path.join(repo, '.handbook', 'markdown'))).toBe(false);
+
+    for (const name of ['index.html', 'app.js', 'app.css']) expect(readFileSync(path.join(site, name))).toEqual(readFileSync(path.join(PROJECT_ROOT, 'dist', 'web', name)));
+    const data = path.join(site, 'data');
+    expect(Date.parse(staticMarkerSchema.parse(readJson(path.join(data, 'static.json'))).generated)).toBeGreaterThan(Date.now() - 60_000);
+
+    const overview = overviewResponseSchema.parse(readJson(path.join(data, 'overview.json')));
+    expect(overview).toEqual(await api('/api/overview'));
+    expect(registerResponseSchema.parse(readJson(path.join(data, 'register.json')))).toEqual(await api('/api/register'));
+    const graph = graphResponseSchema.parse(readJson(path.join(data, 'graph.json')));
+    expect(graph).toEqual(await api('/api/graph'));
+    expect(readdirSync(path.join(data, 'stages')).sort()).toEqual(overview.stages.map((stage) => `${stage.id}.json`).sort());
+    for (const stage of overview.stages) expect(stageResponseSchema.parse(readJson(path.join(data, 'stages', `${stage.id}.json`)))).toEqual(await api(`/api/stage/${stage.id}`));
+
+    const unitFiles = readdirSync(path.join(data, 'units'));
+    const unitIds = unitFiles.map((name) => unitIdOfFileName(name.replace(/\.json$/, '')));
+    expect(unitIds).toEqual(expect.arrayContaining(graph.nodes.map((node) => node.id)));
+    for (const [index, name] of unitFiles.entries()) {
+      const unit = unitResponseSchema.parse(readJson(path.join(data, 'units', name)));
+      expect(unit.unit.id).toBe(unitIds[index]);
+      expect(unitFileName(unit.unit.id)).toBe(name.replace(/\.json$/, ''));
+    }
+    expect(readJson(path.join(data, 'units', `${unitFileName('src/agent/agentLoop.ts#AgentLoop.run')}.json`))).toEqual(await api(`/api/unit?id=${encodeURIComponent('src/agent/agentLoop.ts#AgentLoop.run')}`));
+
+    const files = new Set(unitIds.map((id) => id.split('#')[0]!));
+    expect(files.size).toBe(25);
+    for (const file of files) {
+      const source = sourceResponseSchema.parse(readJson(path.join(data, 'sources', `${file}.json`)));
+      expect(source).toEqual({ file, text: readFileSync(path.join(repo, file), 'utf8') });
+    }
+    const appFiles = readdirSync(path.join(PROJECT_ROOT, 'dist', 'web'), { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).length;
+    expect(report.html.files).toHaveLength(appFiles + 4 + overview.stages.length + unitFiles.length + files.size);
+  });
+
+  it('replaces data/ of an earlier render whole, and writes Markdown too when --out is given', async () => {
+    const site = path.join(scratchDirectory(), 'site');
+    expect(handbook(['render', '--repo', repo, '--html', site]).code).toBe(0);
+    const stale = path.join(site, 'data', 'units', `${unitFileName('src/gone.ts#gone')}.json`);
+    writeFileSync(stale, '{}');
+    const out = path.join(scratchDirectory(), 'markdown');
+    const again = handbook(['render', '--repo', repo, '--html', site, '--out', out]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/^wrote \d+ pages to .*\nwrote the web viewer to .*: \d+ files/);
+    expect(existsSync(stale)).toBe(false);
+    expect(existsSync(path.join(out, 'overview.md'))).toBe(true);
+  });
+
+  it('refuses a data/ folder it did not write, and a missing app, in one line', async () => {
+    const site = path.join(scratchDirectory(), 'site');
+    mkdirSync(path.join(site, 'data'), { recursive: true });
+    writeFileSync(path.join(site, 'data', 'mine.txt'), 'keep me');
+    const refused = handbook(['render', '--repo', repo, '--html', site]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+    expect(refused.stderr).toMatch(/data exists and was not written by handbook render --html/);
+    expect(readFileSync(path.join(site, 'data', 'mine.txt'), 'utf8')).toBe('keep me');
+    await expect(writeStaticSite(repo, path.join(scratchDirectory(), 'site'), { app: path.join(scratchDirectory(), 'web') })).rejects.toThrow(/web app is not built/);
+  });
+});
