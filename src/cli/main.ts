@@ -18,10 +18,14 @@ import {
   rollbackJournal,
   runTask,
   serveHandbook,
+  startViewerServer,
   syncHandbook,
   TOOL_MODES,
   verifyJournal,
   watchHandbook,
+  writeStaticSite,
+  DEFAULT_VIEWER_HOST,
+  DEFAULT_VIEWER_PORT,
   type Approver,
   type RunTaskResult,
 } from '../index.js';
@@ -59,7 +63,15 @@ const readOptionsSchema = z.object({
   json: z.boolean().optional(),
 });
 
-const renderOptionsSchema = readOptionsSchema.extend({ out: z.string().min(1).optional() });
+const renderOptionsSchema = readOptionsSchema.extend({ out: z.string().min(1).optional(), html: z.string().min(1).optional() });
+const serveOptionsSchema = z
+  .object({
+    repo: z.string().min(1).default('.'),
+    db: z.string().min(1).optional(),
+    host: z.string().min(1).default(DEFAULT_VIEWER_HOST),
+    port: z.coerce.number().int().min(0).max(65_535).default(DEFAULT_VIEWER_PORT),
+  })
+  .strict();
 const askOptionsSchema = readOptionsSchema.extend({ limit: z.coerce.number().int().positive().max(500).optional(), explain: z.boolean().optional() });
 
 const runOptionsSchema = z
@@ -399,13 +411,30 @@ export function createProgram(): Command {
       else print(formatRegister(entries));
     });
 
-  readOptions(program.command('render').description('write the handbook as Markdown: overview.md, stages/<id>.md, register.md').option('--out <dir>', 'output folder (default: <repo>/.handbook/markdown)'))
-    .action((raw: unknown) => {
-      const options = parseOptions(renderOptionsSchema, raw);
-      const result = renderHandbook(options.repo, { ...(options.db ? { database: options.db } : {}), ...(options.out ? { out: options.out } : {}) });
-      if (options.json) printJson({ outDirectory: result.outDirectory, pages: result.pages.map((page) => page.path) });
-      else print(`wrote ${result.pages.length} pages to ${result.outDirectory}`);
-    });
+  readOptions(
+    program
+      .command('render')
+      .description('write the handbook as Markdown: overview.md, stages/<id>.md, register.md; or, with --html, as a static web site')
+      .option('--out <dir>', 'output folder (default: <repo>/.handbook/markdown)')
+      .option('--html <dir>', 'write the web viewer with its data as a static site into this folder (Markdown too only if --out is given)'),
+  ).action(async (raw: unknown) => {
+    const options = parseOptions(renderOptionsSchema, raw);
+    const database = options.db ? { database: options.db } : {};
+    const markdown = options.html === undefined || options.out !== undefined ? renderHandbook(options.repo, { ...database, ...(options.out ? { out: options.out } : {}) }) : undefined;
+    const site = options.html === undefined ? undefined : await writeStaticSite(options.repo, options.html, database);
+    if (options.json) {
+      printJson({
+        ...(markdown ? { outDirectory: markdown.outDirectory, pages: markdown.pages.map((page) => page.path) } : {}),
+        ...(site ? { html: site } : {}),
+      });
+      return;
+    }
+    if (markdown) print(`wrote ${markdown.pages.length} pages to ${markdown.outDirectory}`);
+    if (site) {
+      const skipped = site.skippedSources.length === 0 ? '' : ` (${site.skippedSources.length} source files gone or refused, left out)`;
+      print(`wrote the web viewer to ${site.directory}: ${site.files.length} files, open index.html through any static web server${skipped}`);
+    }
+  });
 
   readOptions(
     program
@@ -420,6 +449,28 @@ export function createProgram(): Command {
     if (options.json) printJson(result);
     else print(formatAsk(result));
   });
+
+  program
+    .command('serve')
+    .description('serve the handbook as a web app: overview, stages, state register, source, search and a graph of the code, updated live as files change; read-only, on this machine only unless --host says otherwise')
+    .option('--repo <dir>', 'repository folder', '.')
+    .option('--db <path>', 'database file (default: <repo>/.handbook/handbook.db)')
+    .option('--host <address>', `address to listen on (default ${DEFAULT_VIEWER_HOST}: reachable from this machine only)`)
+    .option('--port <n>', `port to listen on (default ${DEFAULT_VIEWER_PORT}; 0 takes any free port)`)
+    .action(async (raw: unknown) => {
+      const options = parseOptions(serveOptionsSchema, raw);
+      const server = await startViewerServer(options.repo, { host: options.host, port: options.port, ...(options.db ? { database: options.db } : {}) });
+      print(`serving ${server.url} (repo ${server.root})`);
+      await new Promise<void>((resolve, reject) => {
+        const stop = (): void => {
+          process.off('SIGINT', stop);
+          process.off('SIGTERM', stop);
+          server.close().then(resolve, reject);
+        };
+        process.on('SIGINT', stop);
+        process.on('SIGTERM', stop);
+      });
+    });
 
   program
     .command('mcp')
