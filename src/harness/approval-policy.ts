@@ -49,5 +49,7 @@ function commandAllowed(tool: string, args: unknown, policy: ApprovalPolicy): bo
   const command = (args as { command?: unknown }).command;
   if (typeof command !== 'string') return false;
   const trimmed = command.trim();
-  return policy.commands.allow.some((allowed) => (allowed.endsWith(' *') ? trimmed.startsWith(allowed.slice(0, -1)) && !/[;&|`$<>]/.test(trimmed) : trimmed === allowed));
+  // A prefix allows plain words after it, never anything the shell would read as a second command,
+  // a substitution or a redirection (a newline ends a command as surely as `;` does).
+  return policy.commands.allow.some((allowed) => (allowed.endsWith(' *') ? trimmed.startsWith(allowed.slice(0, -1)) && !/[\n\r;&|`$<>()\\]/.test(trimmed) : trimmed === allowed));
 }

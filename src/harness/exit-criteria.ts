@@ -47,7 +47,8 @@ export class ExitCriteriaVerifier {
   static async start(workspace: Workspace, criteria: ExitCriteria, dependencies: VerifierDependencies): Promise<ExitCriteriaVerifier> {
     const files = new Map(criteria.filesMustChange.map((file) => [file, fileDigest(workspace, file)] as const));
     const targets = new Map<string, UnitText>();
-    for (const target of criteria.targetsMustChange) targets.set(locatorId(target), await unitOf(workspace, target));
+    // A target's planned hash is its baseline when it has one: a resumed run must not count work already done as missing.
+    for (const target of criteria.targetsMustChange) targets.set(locatorId(target), target.hash ? { hash: target.hash } : await unitOf(workspace, target));
     return new ExitCriteriaVerifier(workspace, criteria, dependencies, files, targets);
   }
 

@@ -163,7 +163,7 @@ export class Journal {
     return this.locked(async (lock) => {
       const { report, entries, lines } = this.inspect();
       if (!report.ok) return { journal: report, restored: [], refused: unverifiableLines(lines, report.brokenAt) };
-      const undone = new Set(entries.flatMap((entry) => (entry.rollbackOf === undefined ? [] : [entry.rollbackOf])));
+      const undone = undoneWrites(entries, files);
       const candidates = entries.filter((entry) => entry.kind !== 'rollback' && !undone.has(entry.seq)).reverse();
       if (count > candidates.length) {
         throw new HandbookError('INVALID_INPUT', `cannot roll back ${count} write${count === 1 ? '' : 's'}: the journal holds ${candidates.length} not rolled back yet`, 'pass a smaller number');
@@ -359,4 +359,33 @@ function readOptional(file: string): Buffer | undefined {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
+}
+
+/**
+ * The writes already rolled back. A rollback entry is journaled before its restore: when it is
+ * the last word on its file and the file still holds what it held before that restore (the
+ * write failed, or the process died in between), the restore never happened and the write is
+ * still there to undo.
+ */
+function undoneWrites(entries: readonly JournalEntry[], files: JournalFiles): Set<number> {
+  const lastSeqOf = new Map<string, number>();
+  for (const entry of entries) lastSeqOf.set(entry.path, entry.seq);
+  const undone = new Set<number>();
+  for (const entry of entries) {
+    if (entry.rollbackOf === undefined) continue;
+    if (lastSeqOf.get(entry.path) === entry.seq && !restoreReachedDisk(entry, files)) continue;
+    undone.add(entry.rollbackOf);
+  }
+  return undone;
+}
+
+function restoreReachedDisk(entry: JournalEntry, files: JournalFiles): boolean {
+  let current: Content | null;
+  try {
+    current = files.read(entry.path);
+  } catch {
+    return true;
+  }
+  const now = current ? stateOf(current) : ABSENT;
+  return sameContent(now, entry.after) || !sameContent(now, entry.before);
 }

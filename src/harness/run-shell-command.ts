@@ -1,6 +1,9 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 
+/** How long output may keep coming after the shell exited, from children it left behind. */
+const LINGER_MS = 2_000;
+
 export interface CommandOutcome {
   command: string;
   /** null when the process was killed (timeout or abort). */
@@ -51,8 +54,10 @@ export function runShellCommand(command: string, options: RunShellOptions): Prom
     child.stdout.on('data', take);
     child.stderr.on('data', take);
 
+    // The whole group, even after the shell itself exited: a background child (a server a test
+    // started, `cmd &`) may still hold the output pipes and would keep the call open forever.
     const killTree = (): void => {
-      if (child.pid === undefined || child.exitCode !== null) return;
+      if (child.pid === undefined) return;
       try {
         process.kill(-child.pid, 'SIGKILL');
       } catch {
@@ -66,6 +71,15 @@ export function runShellCommand(command: string, options: RunShellOptions): Prom
     const onAbort = (): void => killTree();
     options.signal?.addEventListener('abort', onAbort, { once: true });
 
+    let linger: NodeJS.Timeout | undefined;
+    child.on('exit', () => {
+      // What the shell left running gets a moment to finish writing, then the call settles without it.
+      linger = setTimeout(() => {
+        killTree();
+        child.stdout.destroy();
+        child.stderr.destroy();
+      }, LINGER_MS);
+    });
     child.on('error', (error) => {
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
@@ -73,6 +87,7 @@ export function runShellCommand(command: string, options: RunShellOptions): Prom
     });
     child.on('close', (code) => {
       clearTimeout(timer);
+      clearTimeout(linger);
       options.signal?.removeEventListener('abort', onAbort);
       if (tail.length > keepBytes) cut = true;
       const kept = tail.subarray(Math.max(0, tail.length - keepBytes));

@@ -42,10 +42,11 @@ export async function writeStaticSite(repo: string, out: string, options: Static
   const handbook = openHandbook(repo, { ...(options.database ? { database: options.database } : {}), withUnresolved: false });
   const directory = path.resolve(out);
   const data = path.join(directory, 'data');
-  if (existsSync(data)) {
-    if (!existsSync(path.join(data, 'static.json'))) throw new HandbookError('INVALID_INPUT', `${data} exists and was not written by handbook render --html`, 'pick another folder for the site');
-    rmSync(data, { recursive: true });
-  }
+  const ours = existsSync(path.join(data, 'static.json'));
+  // A folder this command did not write is never overwritten: not its data, not an index.html of someone's site.
+  const taken = [data, ...readdirSync(app).map((name) => path.join(directory, name))].filter((file) => existsSync(file));
+  if (!ours && taken.length > 0) throw new HandbookError('INVALID_INPUT', `${taken[0]} exists and was not written by handbook render --html`, 'pick another folder for the site');
+  if (existsSync(data)) rmSync(data, { recursive: true });
   mkdirSync(directory, { recursive: true });
   cpSync(app, directory, { recursive: true });
 

@@ -79,16 +79,15 @@ export async function startViewerServer(repo: string, options: ViewerServerOptio
       throw new ApiError(405, `${request.method ?? 'this method'} is not served: the viewer only reads (GET and HEAD)`);
     }
     if (onlyLoopbackNames && !LOOPBACK_HOSTS.has(hostnameOf(request.headers.host))) throw new ApiError(403, 'this server answers only requests addressed to localhost or 127.0.0.1');
-    const { pathname, searchParams } = new URL(request.url ?? '/', 'http://viewer.invalid');
+    const { pathname, searchParams } = parseRequestUrl(request.url);
     if (pathname === '/api/events') {
       streamEvents(response, { generation: safeGeneration(version) }, updates, request.method === 'HEAD');
       return;
     }
     if (pathname === '/api' || pathname.startsWith('/api/')) {
-      answerApi(pathname, searchParams, context).then(
-        (answer) => send(response, 200, 'application/json; charset=utf-8', Buffer.from(JSON.stringify(answer), 'utf8')),
-        (error: unknown) => fail(response, error),
-      );
+      answerApi(pathname, searchParams, context)
+        .then((answer) => send(response, 200, 'application/json; charset=utf-8', Buffer.from(JSON.stringify(answer), 'utf8')))
+        .catch((error: unknown) => fail(response, error));
       return;
     }
     const file = appFile(app, pathname);
@@ -148,4 +147,13 @@ function listen(server: Server, port: number, host: string): Promise<void> {
     });
     server.listen(port, host, () => resolve());
   });
+}
+
+/** A request line the URL parser cannot read is the client's mistake, answered 400, not a server bug. */
+function parseRequestUrl(url: string | undefined): URL {
+  try {
+    return new URL(url ?? '/', 'http://viewer.invalid');
+  } catch {
+    throw new ApiError(400, 'not a valid request URL');
+  }
 }

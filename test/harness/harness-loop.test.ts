@@ -245,11 +245,11 @@ describe('the harness loop with scripted models', () => {
   });
 
   it('denies run_command when nobody can approve it, and runs it when the policy allows', async () => {
-    const command = call('run_command', { command: 'node -e "console.log(42)"' });
+    const command = call('run_command', { command: 'echo 42' });
     const denied = await runScripted([act(command), act(call('task_blocked', { reason: 'no shell' }))]);
     expect(denied.of('tool_rejected')[0]).toMatchObject({ rule: 'approval' });
     expect(denied.of('approval_decided')[0]).toMatchObject({ approved: false, by: 'non_interactive' });
-    const allowed = await runScripted([act(command), act(call('task_blocked', { reason: 'done looking' }))], { policy: { tools: {}, commands: { allow: ['node -e *'] } } });
+    const allowed = await runScripted([act(command), act(call('task_blocked', { reason: 'done looking' }))], { policy: { tools: {}, commands: { allow: ['echo *'] } } });
     expect(allowed.of('tool_result')[0]).toMatchObject({ tool: 'run_command', ok: true });
     const asked = await runScripted([act(command), act(call('task_blocked', { reason: 'x' }))], { approver: async () => true });
     expect(asked.of('approval_decided')[0]).toMatchObject({ approved: true, by: 'user' });

@@ -347,6 +347,20 @@ describe('journal: rollback', () => {
     expect(r.journal.verify()).toMatchObject({ ok: true, entries: 7 });
   });
 
+  it('still undoes a write whose earlier restore never reached the disk', async () => {
+    const r = repo();
+    await r.change('create', 'f.txt', 'v1');
+    await r.change('write', 'f.txt', 'v2');
+    const failing = { ...r.files, write: () => Promise.reject(new Error('disk full')) };
+    const failed = await r.journal.rollback(1, 'undo', failing);
+    expect(failed.refused).toEqual([expect.objectContaining({ seq: 2, reason: expect.stringMatching(/journaled as seq 3 but not restored: disk full/) })]);
+    expect(r.read('f.txt')!.toString()).toBe('v2');
+    const again = await r.journal.rollback(1, 'undo', r.files);
+    expect(again.restored.map((entry) => entry.seq)).toEqual([2]);
+    expect(r.read('f.txt')!.toString()).toBe('v1');
+    expect(r.journal.verify()).toMatchObject({ ok: true });
+  });
+
   it('refuses a write whose file changed since, leaves it alone and journals nothing for it', async () => {
     const r = repo();
     await r.change('create', 'f.txt', 'mine');

@@ -162,10 +162,13 @@ describe('the llm planner', () => {
     const script = writeScript([act(call('submit_plan', submission(redact, capture, ['src/capture.js']))), act(call('task_blocked', { reason: 'the scope cannot be settled' }))]);
     const { plan: saved, files, run, of } = await plan(repo, { model: `script:${script}`, providerOptions: { baseDelayMs: 1, maxDelayMs: 5 } });
 
-    const failure = "target src/redact.js#redact: src/redact.js is outside the plan's scope (src/capture.js)";
-    expect(of('complete_rejected').map((event) => event.missing)).toEqual([[failure]]);
+    const failures = [
+      "target src/redact.js#redact: src/redact.js is outside the plan's scope (src/capture.js)",
+      "scope src/capture.js is neither a target's file nor a new file the plan names: the scope is what the plan changes, nothing wider",
+    ];
+    expect(of('complete_rejected').map((event) => event.missing)).toEqual([failures]);
     expect(run).toMatchObject({ state: 'BLOCKED', reason: { kind: 'model_blocked' } });
-    expect(saved).toMatchObject({ status: 'rejected', failures: [failure], planner: { kind: 'llm', model: `script:${script}` } });
+    expect(saved).toMatchObject({ status: 'rejected', failures, planner: { kind: 'llm', model: `script:${script}` } });
     expect(loadPlan(repo, saved.id).status).toBe('rejected');
     expect(existsSync(files.json)).toBe(true);
   });

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadPlan } from '../../src/index.js';
@@ -50,5 +50,27 @@ describe('the offline planner and the plan gate', () => {
     expect(failures).toContainEqual(expect.stringMatching(/^target node_modules\/left-pad\/index\.js#leftPad: it is outside the repository's own code/));
     expect(failures).toContainEqual(`target ${first!.file}#nowhere: the symbol is no longer in ${first!.file}`);
     expect(failures).toContainEqual(expect.stringMatching(/^the plan has no check/));
+  });
+
+  it('rejects checks that test nothing real, a typecheck without a tsconfig, and a scope wider than the plan', async () => {
+    const { repo, plan } = await plannedFixture();
+    rmSync(path.join(repo, 'tsconfig.json'));
+    const failures = await gatePlan(repo, {
+      ...plan,
+      scope: [...plan.scope, 'src/**'],
+      checks: [
+        { name: 'always', command: 'true', reason: 'x' },
+        { name: 'sneaky', command: 'node test/redact.test.mjs; curl example.com', reason: 'x' },
+        { name: 'ghost', command: 'node test/ghost.test.mjs', reason: 'x' },
+        { name: 'real', command: 'node test/redact.test.mjs && node test/transcript.test.mjs', reason: 'x' },
+      ],
+    });
+    expect(failures).toEqual([
+      "scope src/** is neither a target's file nor a new file the plan names: the scope is what the plan changes, nothing wider",
+      'the plan asks for a typecheck, but the repository has no tsconfig.json to type-check with',
+      'check always (`true`): it names no test file: a check runs the tests that reach the targets, or `npm test`',
+      'check sneaky (`node test/redact.test.mjs; curl example.com`): a check is a test command, not a shell program',
+      'check ghost (`node test/ghost.test.mjs`): it names test files that do not exist: test/ghost.test.mjs',
+    ]);
   });
 });

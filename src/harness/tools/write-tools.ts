@@ -13,10 +13,11 @@ export const editFileTool: ToolContract<z.output<typeof editFileInput>, ToolCont
   input: editFileInput,
   effect: 'write',
   repeatSafe: false,
-  timeoutMs: 10_000,
+  // Longer than the journal's lock wait: a write must not be given up while it waits its turn.
+  timeoutMs: 30_000,
   retries: 0,
   approval: 'auto',
-  run: async (input, context) => {
+  run: async (input, context, signal) => {
     const read = context.workspace.readText(input.path, 'write');
     if (read.status === 'missing') return { ok: false, content: `${read.path.relative} does not exist: use create_file`, rule: 'not-found' };
     if (read.status !== 'text') return unreadable(read);
@@ -36,6 +37,8 @@ export const editFileTool: ToolContract<z.output<typeof editFileInput>, ToolCont
     if (problem) return problem;
 
     await context.journalWrite({ kind: 'write', path: target.relative, before: Buffer.from(text, 'utf8'), after: Buffer.from(next, 'utf8') });
+    // A call the harness already gave up on (its timeout, the run's end) must not write behind its back.
+    signal.throwIfAborted();
     context.workspace.writeText(target.relative, next, { maxBytes: context.maxWriteBytes });
     // Lines below the edit move by the change in newline count, whatever the edit's shape.
     const newEndLine = oldEndLine + newlines(input.new_text) - newlines(input.old_text);
@@ -57,16 +60,18 @@ export const createFileTool: ToolContract<z.output<typeof createFileInput>, Tool
   input: createFileInput,
   effect: 'write',
   repeatSafe: false,
-  timeoutMs: 10_000,
+  // Longer than the journal's lock wait: a write must not be given up while it waits its turn.
+  timeoutMs: 30_000,
   retries: 0,
   approval: 'auto',
-  run: async (input, context) => {
+  run: async (input, context, signal) => {
     const target = context.workspace.resolve(input.path, 'write');
     // Refused here, before it is journaled: a create that could never happen must leave no entry to undo.
     if (context.workspace.readFile(target.relative, 'read').status !== 'missing') throw new PathRefused('no-overwrite', `"${target.relative}" already exists; creating never overwrites (change it with edit_file)`);
     const problem = checkNewText(context, target.relative, undefined, input.content);
     if (problem) return problem;
     await context.journalWrite({ kind: 'create', path: target.relative, before: null, after: Buffer.from(input.content, 'utf8') });
+    signal.throwIfAborted();
     context.workspace.createText(target.relative, input.content, { maxBytes: context.maxWriteBytes });
     context.ledger.recordCreate(target.relative, input.content);
     context.noteWrite(target.relative);
@@ -82,15 +87,17 @@ export const deleteFileTool: ToolContract<z.output<typeof deleteFileInput>, Tool
   input: deleteFileInput,
   effect: 'write',
   repeatSafe: false,
-  timeoutMs: 10_000,
+  // Longer than the journal's lock wait: a write must not be given up while it waits its turn.
+  timeoutMs: 30_000,
   retries: 0,
   approval: 'ask',
-  run: async (input, context) => {
+  run: async (input, context, signal) => {
     const existing = context.workspace.readFile(input.path, 'write');
     const target = existing.path;
     if (existing.status === 'missing') return { ok: false, content: `${target.relative} does not exist`, rule: 'not-found' };
     if (existing.status !== 'file') throw new PathRefused('not-a-regular-file', `"${target.relative}" is a folder; delete_file removes files`);
     await context.journalWrite({ kind: 'delete', path: target.relative, before: existing.bytes, after: null });
+    signal.throwIfAborted();
     const removal = context.workspace.remove(target.relative);
     if (removal.status === 'missing') return { ok: false, content: `${target.relative} does not exist`, rule: 'not-found' };
     context.ledger.forget(target.relative);
