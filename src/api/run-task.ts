@@ -10,7 +10,7 @@ import { OperationLog } from '../harness/operation-log.js';
 import { openRunMemory, type RunMemory } from '../store/run-memory.js';
 import { readJsonInput } from '../text/read-json-input.js';
 import { handbookSearch } from './handbook-search.js';
-import { EventStream, type EventListener } from '../harness/events.js';
+import { EventStream, type EventListener, type HarnessEvent } from '../harness/events.js';
 import { ExitCriteriaVerifier } from '../harness/exit-criteria.js';
 import { runHarnessTask, type HarnessRunOptions, type HarnessRunResult } from '../harness/harness-loop.js';
 import { taskSpecSchema, type TaskSpecInput } from '../harness/task.js';
@@ -100,11 +100,10 @@ export async function resumeTask(repo: string, runId: string, options: ResumeTas
   const folder = path.join(runsFolder(root, options), runId);
   if (!existsSync(path.join(folder, 'run.json'))) throw new HandbookError('INVALID_INPUT', `no run ${runId} in ${path.dirname(folder)}`, 'pass the id `handbook run` printed');
   const stored = readJsonInput(path.join(folder, 'run.json'), runRecordSchema, 'run record', 'the run folder is damaged; start the task again with `handbook run`');
-  const events = readEventLog(path.join(folder, 'events.jsonl'));
+  const { events, operations } = readRunLogs(folder, runId);
   const finished = events.find((event) => event.type === 'run_finished');
   if (finished) throw new HandbookError('INVALID_INPUT', `run ${runId} already ended ${finished.state}`, 'only an interrupted run can be resumed; start a new one with `handbook run`');
   const record = { ...stored, model: options.model ?? stored.model };
-  const operations = new OperationLog(path.join(folder, 'operations.jsonl'));
   const handoff = buildHandoff(root, events, operations);
   return execute(root, folder, record, options, new EventStream(undefined, (events.at(-1)?.seq ?? -1) + 1), { operations, handoff });
 }
@@ -154,6 +153,15 @@ async function execute(
       ...(options.components ? { components: options.components } : {}),
       ...(options.extraCriteria ? { extraCriteria: options.extraCriteria } : {}),
     });
+  }
+}
+
+/** A run's logs, checked; damage (a bad line, a missing file) is the user's to know about in one line, not a crash. */
+function readRunLogs(folder: string, runId: string): { events: HarnessEvent[]; operations: OperationLog } {
+  try {
+    return { events: readEventLog(path.join(folder, 'events.jsonl')), operations: new OperationLog(path.join(folder, 'operations.jsonl')) };
+  } catch (error) {
+    throw new HandbookError('INVALID_INPUT', `run ${runId} cannot be resumed: its logs are damaged (${(error as Error).message.split('\n')[0]})`, 'start the task again with `handbook run`');
   }
 }
 

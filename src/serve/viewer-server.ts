@@ -140,12 +140,17 @@ function safeGeneration(version: DatabaseVersion): number {
 
 function listen(server: Server, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) => {
+    const refused = (error: NodeJS.ErrnoException): void => {
       if (error.code === 'EADDRINUSE') reject(new HandbookError('INVALID_INPUT', `port ${port} on ${host} is in use`, 'pass another --port, or --port 0 for any free one'));
+      else if (error.code === 'EACCES') reject(new HandbookError('INVALID_INPUT', `this user may not listen on port ${port}`, 'pass a port of 1024 or above, or --port 0 for any free one'));
       else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') reject(new HandbookError('INVALID_INPUT', `cannot listen on ${host}: no such address on this machine`, 'pass --host 127.0.0.1, or an address of this machine'));
       else reject(error);
+    };
+    server.once('error', refused);
+    server.listen(port, host, () => {
+      server.off('error', refused);
+      resolve();
     });
-    server.listen(port, host, () => resolve());
   });
 }
 

@@ -62,6 +62,21 @@ describe('handbook resume', () => {
     expect([again.code, again.stderr.trim()]).toEqual([2, expect.stringMatching(/^handbook: run .* already ended COMPLETE/)]);
   });
 
+  it('refuses a run whose logs are damaged, in one line', async () => {
+    const repo = copyOfTaskFixture();
+    const child = spawn(process.execPath, [CLI, 'run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', `script:${writeScript([act(READ_REDACT), act(call('run_command', { command: 'sleep 4' }))])}`, '--quiet'], { stdio: 'ignore' });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    const { runId } = await eventsOnceThere(repo, (events) => events.some((event) => event.type === 'tool_result'));
+    child.kill('SIGKILL');
+    await exited;
+    const log = path.join(repo, '.handbook', 'runs', runId, 'events.jsonl');
+    const lines = readFileSync(log, 'utf8').trimEnd().split('\n');
+    writeFileSync(log, [lines[0], '{not json', ...lines.slice(1)].join('\n') + '\n');
+    const result = handbook(['resume', runId, '--repo', repo, '--model', `script:${writeScript([act(READ_REDACT)])}`]);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim()).toMatch(/^handbook: run \S+ cannot be resumed: its logs are damaged \(.*line 2 is not JSON.*\) \(start the task again with `handbook run`\)$/);
+  });
+
   it('refuses a run id that does not exist, in one line', () => {
     const result = handbook(['resume', 'no-such-run', '--repo', copyOfTaskFixture()]);
     expect(result.code).toBe(2);
