@@ -11,7 +11,8 @@ import { openRunMemory, type RunMemory } from '../store/run-memory.js';
 import { readJsonInput } from '../text/read-json-input.js';
 import { handbookSearch } from './handbook-search.js';
 import { EventStream, type EventListener, type HarnessEvent } from '../harness/events.js';
-import { ExitCriteriaVerifier } from '../harness/exit-criteria.js';
+import { ExitCriteriaVerifier, fileBaselines } from '../harness/exit-criteria.js';
+import { Workspace } from '../harness/workspace.js';
 import { runHarnessTask, type HarnessRunOptions, type HarnessRunResult } from '../harness/harness-loop.js';
 import { taskSpecSchema, type TaskSpecInput } from '../harness/task.js';
 import type { SearchFunction } from '../harness/tool-context.js';
@@ -82,7 +83,9 @@ export async function runTask(repo: string, options: RunTaskOptions): Promise<Ru
   }
   const toolMode = options.toolMode ?? 'native';
   if (!TOOL_MODES.includes(toolMode)) throw new HandbookError('INVALID_INPUT', `unknown tool mode "${String(toolMode)}"`, `use one of ${TOOL_MODES.join(', ')}`);
-  const record = { task, model: options.model, toolMode, toolSet: options.toolSet ?? 'executor' } as const;
+  // Must-change files are judged against the task's start, which a resumed run must still know.
+  const baselines = fileBaselines(new Workspace(root), task.exitCriteria.filesMustChange);
+  const record = { task: { ...task, exitCriteria: { ...task.exitCriteria, fileBaselines: baselines } }, model: options.model, toolMode, toolSet: options.toolSet ?? 'executor' } as const;
   const folder = path.join(runsFolder(root, options), newRunId());
   mkdirSync(folder, { recursive: true });
   writeFileSync(path.join(folder, 'run.json'), `${JSON.stringify(record, null, 2)}\n`);

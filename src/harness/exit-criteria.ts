@@ -45,7 +45,8 @@ export class ExitCriteriaVerifier {
   ) {}
 
   static async start(workspace: Workspace, criteria: ExitCriteria, dependencies: VerifierDependencies): Promise<ExitCriteriaVerifier> {
-    const files = new Map(criteria.filesMustChange.map((file) => [file, fileDigest(workspace, file)] as const));
+    const recorded = criteria.fileBaselines ?? {};
+    const files = new Map(criteria.filesMustChange.map((file) => [file, file in recorded ? (recorded[file] ?? undefined) : fileDigest(workspace, file)] as const));
     const targets = new Map<string, UnitText>();
     // A target's planned hash is its baseline when it has one: a resumed run must not count work already done as missing.
     for (const target of criteria.targetsMustChange) targets.set(locatorId(target), target.hash ? { hash: target.hash } : await unitOf(workspace, target));
@@ -134,6 +135,11 @@ export class ExitCriteriaVerifier {
     }
     return [...changed, ...targets, ...fresh];
   }
+}
+
+/** What the must-change files hold now: the baselines a run records when it starts. */
+export function fileBaselines(workspace: Workspace, files: readonly string[]): Record<string, string | null> {
+  return Object.fromEntries(files.map((file) => [file, fileDigest(workspace, file) ?? null]));
 }
 
 function checkStatus(check: ExitCheck, outcome: CommandOutcome): CriterionStatus {

@@ -28,6 +28,11 @@ export const exitCriteriaSchema = z.object({
   checks: z.array(checkSchema).default([]),
   /** Files whose bytes must differ from the start of the task. */
   filesMustChange: z.array(z.string().min(1)).default([]),
+  /**
+   * What each must-change file held when the task began (a digest, or null for no file), written
+   * when a run starts so that a resumed run judges against the task's start, not its own.
+   */
+  fileBaselines: z.record(z.string(), z.string().nullable()).optional(),
   /** Plan targets: units whose text must differ from the start of the task. */
   targetsMustChange: z.array(locatorSchema).default([]),
   /** Units that must still be found, unchanged, when the task ends. */

@@ -62,6 +62,20 @@ describe('handbook resume', () => {
     expect([again.code, again.stderr.trim()]).toEqual([2, expect.stringMatching(/^handbook: run .* already ended COMPLETE/)]);
   });
 
+  it('judges must-change files against the start of the task, not the start of the resumed session', async () => {
+    const repo = copyOfTaskFixture();
+    const policy = path.join(scratchDirectory(), 'policy.json');
+    writeFileSync(policy, JSON.stringify({ tools: { run_command: 'auto' } }));
+    const first = writeScript([act(READ_REDACT), act(FIX_REDACT), act(call('run_command', { command: 'sleep 4' })), act(call('task_blocked', { reason: 'unreachable' }))]);
+    const child = spawn(process.execPath, [CLI, 'run', '--repo', repo, '--task', 'Mask API keys', '--must-change', 'src/redact.js', '--model', `script:${first}`, '--policy', policy, '--quiet'], { stdio: 'ignore' });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    const { runId } = await eventsOnceThere(repo, (events) => events.some((event) => event.type === 'tool_proposed' && JSON.stringify(event.arguments).includes('sleep 4')));
+    child.kill('SIGKILL');
+    await exited;
+    const resumed = handbook(['resume', runId, '--repo', repo, '--model', `script:${writeScript([act(call('task_complete', { summary: 'redact was fixed before the crash' }))])}`, '--json', '--quiet']);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ state: 'COMPLETE', criteria: [{ id: 'changed:src/redact.js', satisfied: true }] });
+  });
+
   it('refuses a run whose logs are damaged, in one line', async () => {
     const repo = copyOfTaskFixture();
     const child = spawn(process.execPath, [CLI, 'run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', `script:${writeScript([act(READ_REDACT), act(call('run_command', { command: 'sleep 4' }))])}`, '--quiet'], { stdio: 'ignore' });
