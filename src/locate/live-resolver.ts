@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { lstatSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { shortHash } from '../graph/content-hash.js';
 import type { SourceFileRecord, Unit } from '../graph/model.js';
@@ -65,7 +65,11 @@ export class LiveResolver {
   private async load(file: string): Promise<LiveFile> {
     let bytes: Buffer;
     try {
-      bytes = readFileSync(path.join(this.root, file));
+      // Only a regular file inside the root is read: a FIFO would block the answer for good, and a
+      // link out of the repository is not the repository's code.
+      const absolute = path.join(this.root, file);
+      if (!lstatSync(absolute).isFile()) return { kind: 'missing' };
+      bytes = readFileSync(absolute);
     } catch {
       return { kind: 'missing' };
     }

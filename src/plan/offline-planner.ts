@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { z } from 'zod';
 import type { ProgramGraph } from '../graph/program-graph.js';
 import type { Unit } from '../graph/model.js';
 import { shortName } from '../graph/unit-name.js';
@@ -233,12 +234,34 @@ function checksFor(root: string, graph: ProgramGraph, files: readonly string[]):
 /** How this repository runs the given test files: its runner with the files, or its own test script. */
 function testCommand(root: string, tests: readonly string[]): string {
   const manifestFile = path.join(root, 'package.json');
-  const manifest = existsSync(manifestFile) ? (JSON.parse(readFileSync(manifestFile, 'utf8')) as { scripts?: Record<string, string>; dependencies?: Record<string, string>; devDependencies?: Record<string, string> }) : {};
+  const manifest = readManifest(manifestFile);
   const dependencies = { ...manifest.dependencies, ...manifest.devDependencies };
-  const files = tests.map((file) => JSON.stringify(file)).join(' ');
+  const files = tests.map(shellQuote).join(' ');
   if (dependencies.vitest) return `npx vitest run ${files}`;
   if (dependencies.jest) return `npx jest ${files}`;
   if (dependencies.mocha) return `npx mocha ${files}`;
   if (manifest.scripts?.test) return 'npm test';
-  return tests.map((file) => (/\.[cm]?js$/.test(file) ? `node ${JSON.stringify(file)}` : `node --test ${JSON.stringify(file)}`)).join(' && ');
+  return tests.map((file) => (/\.[cm]?js$/.test(file) ? `node ${shellQuote(file)}` : `node --test ${shellQuote(file)}`)).join(' && ');
+}
+
+const manifestSchema = z.object({
+  scripts: z.record(z.string(), z.string()).optional(),
+  dependencies: z.record(z.string(), z.string()).optional(),
+  devDependencies: z.record(z.string(), z.string()).optional(),
+});
+
+/** The repository's package.json as far as choosing a test runner goes; an unreadable one is no manifest, not a crash. */
+function readManifest(file: string): z.output<typeof manifestSchema> {
+  if (!existsSync(file)) return {};
+  try {
+    const parsed = manifestSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+    return parsed.success ? parsed.data : {};
+  } catch {
+    return {};
+  }
+}
+
+/** A file name as one shell word that the shell expands nothing in. */
+function shellQuote(file: string): string {
+  return /^[\w./@+-]+$/.test(file) ? file : `'${file.replace(/'/g, `'\\''`)}'`;
 }

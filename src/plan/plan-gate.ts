@@ -58,7 +58,9 @@ export async function gatePlan(root: string, plan: PlanDraft, isTestFile: (file:
     }
     if (isTestFile(target.file)) failures.push(`${where}: it is in a test file; a plan changes the code and lets the tests judge it`);
     if (!inScope(target.file)) failures.push(`${where}: ${target.file} is outside the plan's scope (${plan.scope.join(', ') || 'empty'})`);
-    if (target.action !== 'add') await verify('target', target);
+    // Apply verifies a target by its unit's change; a unit that appears or disappears has no such check yet.
+    if (target.action !== 'modify') failures.push(`${where}: apply can verify only targets it modifies, not ones it would ${target.action}; plan the change as a modification of the enclosing unit, or as a new file`);
+    else await verify('target', target);
   }
   for (const item of plan.context) await verify('context', item);
   for (const file of plan.newFiles) {

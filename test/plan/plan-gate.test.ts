@@ -52,6 +52,17 @@ describe('the offline planner and the plan gate', () => {
     expect(failures).toContainEqual(expect.stringMatching(/^the plan has no check/));
   });
 
+  it('rejects targets that apply could not verify: units to add or delete', async () => {
+    const { repo, plan } = await plannedFixture();
+    const [first] = plan.targets;
+    const failures = await gatePlan(repo, { ...plan, targets: [{ ...first!, action: 'delete' }, { ...first!, symbol: 'maskAll', action: 'add' }] });
+    expect(failures).toEqual([
+      `target ${first!.file}#${first!.symbol}: apply can verify only targets it modifies, not ones it would delete; plan the change as a modification of the enclosing unit, or as a new file`,
+      `target ${first!.file}#maskAll: apply can verify only targets it modifies, not ones it would add; plan the change as a modification of the enclosing unit, or as a new file`,
+      ...plan.scope.filter((file) => file !== first!.file).map((file) => `scope ${file} is neither a target's file nor a new file the plan names: the scope is what the plan changes, nothing wider`),
+    ]);
+  });
+
   it('rejects checks that test nothing real, a typecheck without a tsconfig, and a scope wider than the plan', async () => {
     const { repo, plan } = await plannedFixture();
     rmSync(path.join(repo, 'tsconfig.json'));
