@@ -41,7 +41,13 @@ export interface ViewerServer {
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
-const SECURITY_HEADERS = { 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' };
+const SECURITY_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  // The app loads nothing from elsewhere and is never framed: a page that tried would get nothing.
+  'content-security-policy': "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'",
+  'x-frame-options': 'DENY',
+};
 
 function stderrLog(line: string): void {
   process.stderr.write(`handbook serve: ${line}\n`);
@@ -79,6 +85,8 @@ export async function startViewerServer(repo: string, options: ViewerServerOptio
       throw new ApiError(405, `${request.method ?? 'this method'} is not served: the viewer only reads (GET and HEAD)`);
     }
     if (onlyLoopbackNames && !LOOPBACK_HOSTS.has(hostnameOf(request.headers.host))) throw new ApiError(403, 'this server answers only requests addressed to localhost or 127.0.0.1');
+    // A browser says when another site sent the request: blind requests from a page elsewhere would still cost work.
+    if (request.headers['sec-fetch-site'] === 'cross-site') throw new ApiError(403, 'this server answers only its own pages');
     const { pathname, searchParams } = parseRequestUrl(request.url);
     if (pathname === '/api/events') {
       streamEvents(response, { generation: safeGeneration(version) }, updates, request.method === 'HEAD');

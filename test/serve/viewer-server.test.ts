@@ -194,6 +194,7 @@ describe('handbook serve', () => {
     // The gate would read package.json, but the viewer serves only the code the handbook analyzed.
     await expectError(server, '/api/source?file=package.json', 404, /not a source file/);
     await expectError(server, '/api/overview', 403, /only requests addressed to localhost/, { headers: { host: 'attacker.example:80' } });
+    await expectError(server, '/api/ask?q=secrets', 403, /only its own pages/, { headers: { 'sec-fetch-site': 'cross-site' } });
     expect((await send(server.url, '/api/overview', { headers: { host: 'localhost' } })).status).toBe(200);
     for (const method of ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']) {
       const answer = await send(server.url, '/api/overview', { method, body: '{}' });

@@ -13,6 +13,12 @@ import { CLI, copyOfFixture, scratchDirectory } from '../helpers/paths.js';
  * driven by playwright-core (which never downloads a browser). CI installs Chromium first (.ci/run);
  * elsewhere CHROMIUM_PATH may point at another build.
  */
+/** What the page functions below read of the browser's globals; the tests compile without the DOM library. */
+interface PageGlobals {
+  location: { hash: string };
+  document: { body: { dataset: Record<string, string | undefined> } };
+}
+
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 const TIMEOUT = 120_000;
@@ -205,7 +211,8 @@ describe('web viewer in Chromium', () => {
       )) as { x: number; y: number };
       const box = (await page.locator('.graph-canvas').boundingBox())!;
       await page.mouse.click(box.x + point.x, box.y + point.y);
-      await page.waitForFunction(`location.hash === ${JSON.stringify(`#/unit/${encodeURI(target.id)}`)}`, undefined, { timeout: 15_000 });
+      // Functions, not strings: the viewer's content security policy forbids evaluating strings in the page.
+      await page.waitForFunction((hash) => (globalThis as unknown as PageGlobals).location.hash === hash, `#/unit/${encodeURI(target.id)}`, { timeout: 15_000 });
       await viewLoaded(page, 'unit');
 
       // An edit on disk while the page is open: the server syncs, the page reloads its view.
@@ -218,7 +225,7 @@ describe('web viewer in Chromium', () => {
         "\n/** Hides bearer tokens in an HTTP authorization header. */\nexport function scrubBearerToken(header: string): string {\n  return header.replace(/Bearer\\s+\\S+/g, 'Bearer [REDACTED]');\n}\n",
       );
       // A sync updates the current generation in place; data-sync counts the syncs the page applied.
-      await page.waitForFunction(`Number(document.body.dataset.sync) > ${syncs}`, undefined, { timeout: 60_000 });
+      await page.waitForFunction((before) => Number((globalThis as unknown as PageGlobals).document.body.dataset.sync) > before, syncs, { timeout: 60_000 });
       expect(Number(await page.getAttribute('body', 'data-generation'))).toBeGreaterThanOrEqual(Number(generation));
       await viewLoaded(page, 'unit');
       expect(await page.locator('#notice').textContent()).toMatch(/updated/);
