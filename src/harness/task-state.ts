@@ -15,10 +15,6 @@ const NEXT: Readonly<Record<TaskState, readonly TaskState[]>> = {
   FAILED: [],
 };
 
-export function isTerminalState(state: TaskState): state is TerminalState {
-  return NEXT[state].length === 0;
-}
-
 /** Why a task left IN_PROGRESS; the `kind` is stable for scripts, the detail is for people. */
 export interface StateReason {
   kind: string;

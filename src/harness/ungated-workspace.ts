@@ -13,10 +13,6 @@ export class UngatedWorkspace extends Workspace {
     return { absolute, relative: path.relative(this.root, absolute).split(path.sep).join('/') };
   }
 
-  override allowsWrite(): boolean {
-    return true;
-  }
-
   override readFile(requested: string): FileBytes {
     const where = this.resolve(requested);
     if (!existsSync(where.absolute)) return { status: 'missing', path: where };

@@ -76,10 +76,6 @@ export class Workspace {
     return { relative, absolute };
   }
 
-  /** Whether a write to this relative path would be in scope; for prompts and plans. */
-  allowsWrite(relative: string): boolean {
-    return this.inScope ? this.inScope(relative) : true;
-  }
 
   /** A file's bytes and permission bits; with intent `write`, judged as the file about to be changed (scope, links, hard links). */
   readFile(requested: string, intent: 'read' | 'write' = 'read'): FileBytes {

@@ -7,6 +7,7 @@ import { shortName } from '../graph/unit-name.js';
 import type { RegisterEntry } from '../organize/model.js';
 import { parseRequest } from '../route/request-terms.js';
 import { searchTermsOf } from '../route/search-index.js';
+import { looksLikeTestFile } from './plan-gate.js';
 import type { PlanCheck, PlanContext, PlanDraft, PlanRisk, PlanTarget } from './edit-plan.js';
 
 /** A place the router found for the request, best first. */
@@ -204,8 +205,13 @@ function summaryOf(request: string, targets: readonly PlanTarget[], crossCutting
   return `${crossCutting ? 'Every site' : 'The sites'} implementing "${request}": ${targets.length} unit(s) in ${files} file(s). Offline plan: a map of what to change, written without a model.`;
 }
 
+const testFlagsOf = new WeakMap<ProgramGraph, Map<string, boolean>>();
+
+/** The handbook's own verdict for a file it holds; the name alone for one it does not. */
 function isTestFile(graph: ProgramGraph, file: string): boolean {
-  return graph.toData().files.find((record) => record.path === file)?.test ?? /(^|\/)(__tests__|tests?)\/|\.(test|spec)\.[cm]?[jt]sx?$/.test(file);
+  let flags = testFlagsOf.get(graph);
+  if (!flags) testFlagsOf.set(graph, (flags = new Map(graph.toData().files.map((record) => [record.path, record.test]))));
+  return flags.get(file) ?? looksLikeTestFile(file);
 }
 
 /** The tests that import a target's file, directly or through up to a few other files, run the way the repository runs its tests. */
