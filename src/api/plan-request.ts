@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { assertRepositoryRoot } from '../analyze/repository-root.js';
@@ -19,6 +18,7 @@ import { savePlan } from '../plan/plan-store.js';
 import { askHandbook, MAX_REQUEST_CHARACTERS } from './ask-handbook.js';
 import { createProvider } from './create-provider.js';
 import { handbookSearch } from './handbook-search.js';
+import { stampedId } from './time-stamp.js';
 import { openHandbook, type Handbook } from './open-handbook.js';
 import type { RunTaskResult } from './run-task.js';
 
@@ -105,7 +105,7 @@ export async function planWithModel(repo: string, request: string, options: Mode
   let judged: EditPlan | undefined;
   const completion = submitPlanTool(async (submission) => (judged = await acceptOrReject(root, draftOf(submission, fixed), isTestFile)));
 
-  const runId = `${timeStamp()}-plan-${randomBytes(3).toString('hex')}`;
+  const runId = stampedId('plan');
   const log = new EventLog(path.join(options.runsDirectory ?? path.join(root, '.handbook', 'runs'), runId, 'events.jsonl'));
   const events = new EventStream();
   events.on((event) => log.append(event));
@@ -137,11 +137,7 @@ export async function acceptOrReject(root: string, draft: PlanDraft, isTestFile:
 }
 
 function newPlanId(): string {
-  return `plan-${timeStamp()}-${randomBytes(3).toString('hex')}`;
-}
-
-function timeStamp(): string {
-  return new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return `plan-${stampedId()}`;
 }
 
 function requestText(request: string): string {

@@ -10,6 +10,7 @@ import { OperationLog } from '../harness/operation-log.js';
 import { openRunMemory, type RunMemory } from '../store/run-memory.js';
 import { readJsonInput } from '../text/read-json-input.js';
 import { handbookSearch } from './handbook-search.js';
+import { stampedId } from './time-stamp.js';
 import { EventStream, type EventListener, type HarnessEvent } from '../harness/events.js';
 import { ExitCriteriaVerifier, fileBaselines } from '../harness/exit-criteria.js';
 import { Workspace } from '../harness/workspace.js';
@@ -86,7 +87,7 @@ export async function runTask(repo: string, options: RunTaskOptions): Promise<Ru
   // Must-change files are judged against the task's start, which a resumed run must still know.
   const baselines = fileBaselines(new Workspace(root), task.exitCriteria.filesMustChange);
   const record = { task: { ...task, exitCriteria: { ...task.exitCriteria, fileBaselines: baselines } }, model: options.model, toolMode, toolSet: options.toolSet ?? 'executor' } as const;
-  const folder = path.join(runsFolder(root, options), newRunId());
+  const folder = path.join(runsFolder(root, options), stampedId());
   mkdirSync(folder, { recursive: true });
   writeFileSync(path.join(folder, 'run.json'), `${JSON.stringify(record, null, 2)}\n`);
   return execute(root, folder, record, options, new EventStream());
@@ -180,8 +181,3 @@ async function onlineProvider(spec: string, options: CreateProviderOptions | und
   return createProvider(spec, options)!;
 }
 
-
-function newRunId(): string {
-  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
-  return `${stamp}-${Math.random().toString(36).slice(2, 8)}`;
-}

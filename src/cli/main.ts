@@ -34,6 +34,7 @@ import { EXIT, exitCodeFor, exitCodeForTask } from './exit-codes.js';
 import { formatPlan, formatRunEvent, formatRunResult } from './format-run.js';
 import { formatAsk, formatStatus, formatSync, formatNeighbours, formatOverview, formatRegister, formatSlot, formatStage, formatSummary, formatUnit, formatWatchEvent } from './format.js';
 import { createProgressReporter } from './progress.js';
+import { abortOnStop, closeOnStop } from './stop-signals.js';
 
 const VERSION = '0.1.0';
 
@@ -126,24 +127,17 @@ async function runWithSignals(
   jsonOf: (result: RunTaskResult) => unknown = () => undefined,
   moreText: () => string | undefined = () => undefined,
 ): Promise<void> {
-  const controller = new AbortController();
-  const stop = (): void => controller.abort();
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
   const approver = terminalApprover();
-  try {
-    const result = await start({
-      signal: controller.signal,
+  const result = await abortOnStop((signal) =>
+    start({
+      signal,
       ...(approver ? { approver } : {}),
       ...(options.quiet ? {} : { onEvent: (event) => process.stderr.write(`${formatRunEvent(event)}\n`) }),
-    });
-    if (options.json) printJson(jsonOf(result) ?? result);
-    else print([formatRunResult(result), moreText()].filter(Boolean).join('\n'));
-    process.exitCode = exitCodeForTask(result.state);
-  } finally {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
-  }
+    }),
+  );
+  if (options.json) printJson(jsonOf(result) ?? result);
+  else print([formatRunResult(result), moreText()].filter(Boolean).join('\n'));
+  process.exitCode = exitCodeForTask(result.state);
 }
 
 /** A check's name for run_check, from its command: `npm test` → `npm-test`, numbered when two collide. */
@@ -255,17 +249,9 @@ export function createProgram(): Command {
           else print(formatWatchEvent(event));
         },
       });
-      await new Promise<void>((resolve, reject) => {
-        const stop = (): void => {
-          // A second signal gets Node's default and ends the process at once: what a sync writes takes
-          // effect in one transaction, so even that leaves the previous handbook intact.
-          process.off('SIGINT', stop);
-          process.off('SIGTERM', stop);
-          watching.close().then(resolve, reject);
-        };
-        process.on('SIGINT', stop);
-        process.on('SIGTERM', stop);
-      });
+      // A second signal ends the process at once: what a sync writes takes effect in one
+      // transaction, so even that leaves the previous handbook intact.
+      await closeOnStop(() => watching.close());
     });
 
   program
@@ -461,15 +447,7 @@ export function createProgram(): Command {
       const options = parseOptions(serveOptionsSchema, raw);
       const server = await startViewerServer(options.repo, { host: options.host, port: options.port, ...(options.db ? { database: options.db } : {}) });
       print(`serving ${server.url} (repo ${server.root})`);
-      await new Promise<void>((resolve, reject) => {
-        const stop = (): void => {
-          process.off('SIGINT', stop);
-          process.off('SIGTERM', stop);
-          server.close().then(resolve, reject);
-        };
-        process.on('SIGINT', stop);
-        process.on('SIGTERM', stop);
-      });
+      await closeOnStop(() => server.close());
     });
 
   program
@@ -479,16 +457,7 @@ export function createProgram(): Command {
     .option('--db <path>', 'database file (default: <repo>/.handbook/handbook.db)')
     .action(async (raw: unknown) => {
       const options = parseOptions(readOptionsSchema.omit({ json: true }).strict(), raw);
-      const controller = new AbortController();
-      const stop = (): void => controller.abort();
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-      try {
-        await serveHandbook(options.repo, { ...(options.db ? { database: options.db } : {}), signal: controller.signal });
-      } finally {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
-      }
+      await abortOnStop((signal) => serveHandbook(options.repo, { ...(options.db ? { database: options.db } : {}), signal }));
     });
 
   program

@@ -73,9 +73,9 @@ export function snapshotWorkspace(root: string, scope: readonly string[]): Works
 }
 
 /** Which files of a record's snapshot changed since it was written. */
-export function changedSince(root: string, snapshot: WorkspaceSnapshot): string[] {
+export function changedSince(root: string, snapshot: WorkspaceSnapshot, digestOf: (file: string) => string = (file) => fileDigest(path.join(root, file))): string[] {
   return Object.entries(snapshot.files)
-    .filter(([file, digest]) => fileDigest(path.join(root, file)) !== digest)
+    .filter(([file, digest]) => digestOf(file) !== digest)
     .map(([file]) => file);
 }
 
@@ -96,6 +96,13 @@ export async function writeAcceptanceRecord(root: string, record: AcceptanceReco
 export function acceptanceStatuses(root: string): AcceptanceStatus[] {
   const folder = acceptanceFolder(root);
   if (!existsSync(folder)) return [];
+  // Records of one repository share most of their files: each file is read and hashed once.
+  const digests = new Map<string, string>();
+  const digestOf = (file: string): string => {
+    let digest = digests.get(file);
+    if (digest === undefined) digests.set(file, (digest = fileDigest(path.join(root, file))));
+    return digest;
+  };
   return readdirSync(folder)
     .filter((name) => name.endsWith('.json'))
     .sort()
@@ -108,7 +115,7 @@ export function acceptanceStatuses(root: string): AcceptanceStatus[] {
       } catch (error) {
         return { runId, file, valid: false, changed: [], unreadable: (error as Error).message.split('\n')[0]! };
       }
-      const changed = changedSince(root, record.snapshot);
+      const changed = changedSince(root, record.snapshot, digestOf);
       return { runId, file, valid: changed.length === 0 && snapshotDigest(record.snapshot.files) === record.snapshot.digest, changed };
     });
 }

@@ -237,7 +237,7 @@ function keepModeAndOwner(fd: number, mode: number | undefined, previous: Stats 
   }
 }
 
-function realpathOrUndefined(absolute: string): string | undefined {
+export function realpathOrUndefined(absolute: string): string | undefined {
   try {
     return realpathSync(absolute);
   } catch {

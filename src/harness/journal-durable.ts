@@ -2,9 +2,10 @@ import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
 /**
- * The journal's writes, each durable before it returns. Only writers holding the journal lock use
- * them, one at a time: a fixed temporary name then serves, and a killed writer's leftover is
- * overwritten by the next one instead of piling up beside the journal.
+ * Writes that are durable before they return. replaceDurably is for writers holding the journal
+ * lock, one at a time: a fixed temporary name then serves, and a killed writer's leftover is
+ * overwritten by the next one instead of piling up beside the journal. appendDurably needs no lock
+ * of its own beyond its file having one writer.
  */
 
 /** Makes a rename or a new file in a folder durable: fsync on the file alone does not cover its directory entry. */

@@ -66,7 +66,8 @@ export function sha256(bytes: Buffer): string {
 
 /** JSON with object keys sorted at every level, so a MAC does not depend on how a line was serialized. */
 export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   const fields = Object.entries(value)
     .filter(([, field]) => field !== undefined)
     .sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0));

@@ -1,7 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { readJsonLines } from './json-lines.js';
+import { appendDurably } from './journal-durable.js';
+import { canonicalJson } from './journal-entry.js';
 
 /**
  * Operation ids for calls that must not run twice. Each such call is written down, with the
@@ -43,7 +46,7 @@ export class OperationLog {
     mkdirSync(path.dirname(file), { recursive: true });
     let lastSession = 0;
     if (existsSync(file)) {
-      for (const line of readLines(file)) {
+      for (const line of readJsonLines(file, lineSchema)) {
         if (line.type === 'started') {
           this.startedById.set(line.opId, line);
           lastSession = Math.max(lastSession, line.session);
@@ -104,46 +107,11 @@ export class OperationLog {
   }
 
   private append(entry: z.input<typeof lineSchema>): void {
-    // One write of the whole line, then fsync: a kill leaves the line whole or absent, and a line on disk is durable.
-    const descriptor = openSync(this.file, 'a');
-    try {
-      writeSync(descriptor, `${JSON.stringify(entry)}\n`);
-      fsyncSync(descriptor);
-    } finally {
-      closeSync(descriptor);
-    }
+    // Whole and flushed before the call it records runs: a kill leaves the line complete or torn last, never lost after.
+    appendDurably(this.file, Buffer.from(`${JSON.stringify(entry)}\n`));
   }
 }
 
 export function argumentsDigest(tool: string, args: unknown): string {
-  return createHash('sha256').update(`${tool}\0${stableJson(args)}`).digest('hex');
-}
-
-function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, item]) => item !== undefined)
-      .sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0));
-    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${stableJson(item)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
-/** The log's lines; a torn last line (a kill mid-write) is dropped, any other bad line is an error. */
-function readLines(file: string): Array<z.output<typeof lineSchema>> {
-  const lines = readFileSync(file, 'utf8').split('\n');
-  if (lines[lines.length - 1] === '') lines.pop();
-  const parsed: Array<z.output<typeof lineSchema>> = [];
-  for (const [index, line] of lines.entries()) {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(line);
-    } catch (error) {
-      if (index === lines.length - 1) break;
-      throw new Error(`${file} line ${index + 1} is not JSON: ${(error as Error).message}`);
-    }
-    parsed.push(lineSchema.parse(raw));
-  }
-  return parsed;
+  return createHash('sha256').update(`${tool}\0${canonicalJson(args)}`).digest('hex');
 }

@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { Journal } from './journal.js';
-import type { FileState } from './journal-entry.js';
+import { sameContent, sha256, type FileState } from './journal-entry.js';
 import type { ReconcileOutcome, StartedOperation } from './operation-log.js';
 import type { Workspace } from './workspace.js';
 
@@ -26,14 +25,12 @@ function currentState(workspace: Workspace, file: string): FileState | undefined
     const read = workspace.readFile(file, 'read');
     if (read.status === 'missing') return { exists: false };
     if (read.status !== 'file') return undefined;
-    return { exists: true, mode: read.mode & 0o777, size: read.bytes.length, digest: createHash('sha256').update(read.bytes).digest('hex') };
+    return { exists: true, mode: read.mode & 0o777, size: read.bytes.length, digest: sha256(read.bytes) };
   } catch {
     return undefined;
   }
 }
 
 function sameState(now: FileState | undefined, recorded: FileState): boolean {
-  if (!now) return false;
-  if (!now.exists || !recorded.exists) return now.exists === recorded.exists;
-  return now.digest === recorded.digest;
+  return now !== undefined && sameContent(now, recorded);
 }

@@ -2,7 +2,7 @@ import { realpathSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { glob } from 'tinyglobby';
-import { createFile, lstatOrUndefined, makeFolders, readRegularFile, removeFile, replaceFile, requireRegular, requireReplaceable } from './file-gate-io.js';
+import { createFile, lstatOrUndefined, makeFolders, readRegularFile, realpathOrUndefined, removeFile, replaceFile, requireRegular, requireReplaceable } from './file-gate-io.js';
 import { holdsControlCharacter, PathRefused, protectedFolderOf, quoted } from './file-gate-paths.js';
 
 export { PathRefused } from './file-gate-paths.js';
@@ -221,10 +221,3 @@ function insideRoot(relative: string): boolean {
   return relative !== '..' && !relative.startsWith('../') && !path.posix.isAbsolute(relative);
 }
 
-function realpathOrUndefined(absolute: string): string | undefined {
-  try {
-    return realpathSync(absolute);
-  } catch {
-    return undefined;
-  }
-}

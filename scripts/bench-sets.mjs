@@ -1,0 +1,46 @@
+// The dev sets' runner shared by bench-ask and bench-plan: for each set whose checkout is present
+// ($BENCH_REPOS, default /tmp/repos; see ../shared/bench/README.md), runs ../shared/bench/score.mjs
+// against the built CLI and returns its JSON report with the exact command that produced it.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const bench = path.join(root, '..', 'shared', 'bench');
+const reposDirectory = process.env.BENCH_REPOS ?? '/tmp/repos';
+
+const quote = (value) => (/^[\w./:=@-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`);
+
+/** Scores every present set (or only `only`); `plan` adds score.mjs --plan. */
+export function scoreSets({ only, plan }) {
+  const cli = path.join(root, 'dist', 'cli', 'main.js');
+  if (!existsSync(cli)) {
+    console.error(`no ${path.relative(root, cli)}: run \`npm run build\` first`);
+    process.exit(2);
+  }
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'handbook-bench-'));
+  const rows = [];
+  for (const name of ['gemini-cli', 'deepagentsjs']) {
+    if (only && name !== only) continue;
+    const repo = path.join(reposDirectory, name);
+    if (!existsSync(repo)) {
+      console.log(`- ${name}: skipped, no checkout at ${repo}`);
+      continue;
+    }
+    const out = path.join(scratch, `${name}.json`);
+    const command = [path.join(bench, 'score.mjs'), '--set', path.join(bench, `${name}.json`), '--repo', repo, '--cmd', `${process.execPath} ${cli}`, ...(plan ? ['--plan'] : []), '--json', out];
+    const shown = [process.execPath, ...command].map(quote).join(' ');
+    console.log(`$ ${shown}`);
+    execFileSync(process.execPath, command, { stdio: 'inherit', cwd: root });
+    rows.push({ name, report: JSON.parse(readFileSync(out, 'utf8')), command: shown });
+  }
+  return rows;
+}
+
+/** The options both scripts take: `--set NAME` and flags. */
+export function benchArguments() {
+  const args = process.argv.slice(2);
+  return { only: args.includes('--set') ? args[args.indexOf('--set') + 1] : undefined, has: (flag) => args.includes(flag) };
+}
