@@ -43,7 +43,7 @@ export {
   type WatchErrorEvent,
   type WatchClosedEvent,
 } from './watch/watch-handbook.js';
-export { runTask, resumeTask, type RunTaskOptions, type ResumeTaskOptions, type RunTaskResult } from './api/run-task.js';
+export type { RunTaskOptions, ResumeTaskOptions, RunTaskResult } from './api/run-task.js';
 export { acceptanceStatuses, type AcceptanceRecord, type AcceptanceStatus } from './harness/acceptance.js';
 export type { HarnessRunResult } from './harness/harness-loop.js';
 export { harnessEventSchema, type HarnessEvent, type HarnessEventType } from './harness/events.js';
@@ -60,13 +60,34 @@ export { JOURNAL_PROBLEMS, type VerifyReport, type JournalProblem } from './harn
 export { JOURNAL_KEY_ENV } from './harness/journal-key.js';
 export { workspaceJournalFiles, type JournalFiles } from './harness/journal-files.js';
 export { verifyJournal, rollbackJournal, type RollbackOptions } from './api/journal.js';
-export { planRequest, type PlanOptions, type PlanResult } from './api/plan-request.js';
-export { applyPlan, type ApplyOptions, type ApplyResult } from './api/apply-plan.js';
+export type { PlanOptions, PlanResult } from './api/plan-request.js';
+export type { ApplyOptions, ApplyResult } from './api/apply-plan.js';
 export { editPlanSchema, type EditPlan, type PlanTarget, type PlanContext, type PlanCheck, type PlanRisk } from './plan/edit-plan.js';
 export { loadPlan } from './plan/plan-store.js';
-export { planWithModel, type ModelPlanOptions, type ModelPlanResult } from './api/plan-request.js';
+export type { ModelPlanOptions, ModelPlanResult } from './api/plan-request.js';
 export { planSubmissionSchema, SUBMIT_PLAN, type PlanSubmission } from './plan/llm-planner.js';
-export { createHandbookServer, serveHandbook, type HandbookServerOptions, type ServeOptions } from './mcp/handbook-server.js';
-export { startViewerServer, DEFAULT_VIEWER_HOST, DEFAULT_VIEWER_PORT, type ViewerServer, type ViewerServerOptions } from './serve/viewer-server.js';
-export { writeStaticSite, type StaticSite, type StaticSiteOptions } from './serve/static-site.js';
+export type { HandbookServerOptions, ServeOptions } from './mcp/handbook-server.js';
+export type { ViewerServer, ViewerServerOptions } from './serve/viewer-server.js';
+export { DEFAULT_VIEWER_HOST, DEFAULT_VIEWER_PORT } from './serve/viewer-defaults.js';
+export type { StaticSite, StaticSiteOptions } from './serve/static-site.js';
 export { unitFileName, unitIdOfFileName } from './serve/unit-file-name.js';
+
+// The harness loop, planners, MCP server and viewer bring the compiler, a tokenizer and the MCP
+// SDK with them (about half a second of loading): they load on first call, so `build`, `ask`
+// and a library import that needs neither do not pay for them.
+type RunTaskModule = typeof import('./api/run-task.js');
+type PlanModule = typeof import('./api/plan-request.js');
+type McpModule = typeof import('./mcp/handbook-server.js');
+
+export const runTask: RunTaskModule['runTask'] = async (...args) => (await import('./api/run-task.js')).runTask(...args);
+export const resumeTask: RunTaskModule['resumeTask'] = async (...args) => (await import('./api/run-task.js')).resumeTask(...args);
+export const planRequest: PlanModule['planRequest'] = async (...args) => (await import('./api/plan-request.js')).planRequest(...args);
+export const planWithModel: PlanModule['planWithModel'] = async (...args) => (await import('./api/plan-request.js')).planWithModel(...args);
+export const applyPlan: typeof import('./api/apply-plan.js').applyPlan = async (...args) => (await import('./api/apply-plan.js')).applyPlan(...args);
+export const serveHandbook: McpModule['serveHandbook'] = async (...args) => (await import('./mcp/handbook-server.js')).serveHandbook(...args);
+/** The MCP server of a handbook, not yet connected to a transport. */
+export async function createHandbookServer(...args: Parameters<McpModule['createHandbookServer']>): Promise<ReturnType<McpModule['createHandbookServer']>> {
+  return (await import('./mcp/handbook-server.js')).createHandbookServer(...args);
+}
+export const startViewerServer: typeof import('./serve/viewer-server.js').startViewerServer = async (...args) => (await import('./serve/viewer-server.js')).startViewerServer(...args);
+export const writeStaticSite: typeof import('./serve/static-site.js').writeStaticSite = async (...args) => (await import('./serve/static-site.js')).writeStaticSite(...args);

@@ -1,6 +1,11 @@
-import { countTokens } from 'gpt-tokenizer';
+import { createRequire } from 'node:module';
 import { z } from 'zod';
 import type { ChatMessage, ChatResponseFormat, ChatTool, TokenUsage } from '../llm/chat-types.js';
+
+/** The tokenizer's tables take about 150 ms to load: only a run that counts tokens loads them. */
+let countTokens: typeof import('gpt-tokenizer').countTokens | undefined;
+const tokenCounter = (): typeof import('gpt-tokenizer').countTokens =>
+  (countTokens ??= (createRequire(import.meta.url)('gpt-tokenizer') as typeof import('gpt-tokenizer')).countTokens);
 
 /**
  * Token accounting for one task: an estimate of a request before it is sent (a tokenizer
@@ -22,7 +27,7 @@ export const REPLY_PRIMING_TOKENS = 3;
 const AS_PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 
 export function countTextTokens(text: string): number {
-  return text === '' ? 0 : countTokens(text, AS_PLAIN_TEXT);
+  return text === '' ? 0 : tokenCounter()(text, AS_PLAIN_TEXT);
 }
 
 // Messages are values: the loop never changes one after pushing it, so a count keyed by identity stays true and each turn only counts what is new.

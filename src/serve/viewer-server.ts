@@ -10,10 +10,10 @@ import { CurrentHandbook } from './current-handbook.js';
 import { DatabaseVersion } from './database-version.js';
 import { streamEvents } from './event-stream.js';
 import { HandbookUpdates } from './handbook-updates.js';
+import { DEFAULT_VIEWER_HOST, DEFAULT_VIEWER_PORT } from './viewer-defaults.js';
 import { appFile, WEB_APP_FOLDER } from './web-app.js';
 
-export const DEFAULT_VIEWER_PORT = 4173;
-export const DEFAULT_VIEWER_HOST = '127.0.0.1';
+export { DEFAULT_VIEWER_HOST, DEFAULT_VIEWER_PORT };
 
 export interface ViewerServerOptions {
   /** 0 takes any free port; 4173 by default. */

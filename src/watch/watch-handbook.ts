@@ -2,9 +2,10 @@ import { watch } from 'chokidar';
 import { LiveHandbook, type SyncSummary } from '../api/live-handbook.js';
 import { type ErrorCode, HandbookError } from '../errors.js';
 import { DebouncedRunner } from './debounced-runner.js';
+import { DEFAULT_DEBOUNCE_MS } from './watch-defaults.js';
 import { ignoredUnder, isWatchedFile } from './watched-paths.js';
 
-export const DEFAULT_DEBOUNCE_MS = 200;
+export { DEFAULT_DEBOUNCE_MS };
 
 export interface WatchOptions {
   database?: string;
