@@ -2,7 +2,7 @@ import { HandbookError } from '../errors.js';
 import { LiveResolver, type LocatorStatus } from '../locate/live-resolver.js';
 import type { Stager } from '../organize/model.js';
 import { parseRequest } from '../route/request-terms.js';
-import { routeRequest, type RouteTrace } from '../route/route-request.js';
+import { ROUTED_EDGE_KINDS, routeRequest, type RouteTrace } from '../route/route-request.js';
 import { parseStoredSearchTerms, UnitSearchIndex } from '../route/search-index.js';
 import { openHandbook } from './open-handbook.js';
 
@@ -51,7 +51,7 @@ export async function askHandbook(root: string, request: string, options: AskOpt
   if (text.length > MAX_REQUEST_CHARACTERS)
     throw new HandbookError('INVALID_INPUT', `the request is ${text.length} characters long`, `ask in a sentence or two (at most ${MAX_REQUEST_CHARACTERS} characters)`);
   const limit = options.limit ?? 20;
-  const handbook = openHandbook(root, { ...(options.database ? { database: options.database } : {}), withUnresolved: false, withSearchTerms: true });
+  const handbook = openHandbook(root, { ...(options.database ? { database: options.database } : {}), withUnresolved: false, withSearchTerms: true, edgeKinds: ROUTED_EDGE_KINDS });
   const parsed = parseRequest(text);
   const base = { request: text, stager: handbook.organized.stager, router: 'offline' as const };
   if (parsed.terms.size === 0) return { ...base, locations: [], frozen: 0, note: 'the request has no words the handbook can match: only common words, or another language' };

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { EdgeKind } from '../graph/model.js';
 import { ProgramGraph } from '../graph/program-graph.js';
 import { assertRepositoryRoot } from '../analyze/repository-root.js';
 import { openDatabase, databasePathFor } from '../store/open-database.js';
@@ -19,17 +20,23 @@ export interface Handbook {
   searchTerms: Map<string, string>;
 }
 
-/**
- * Loads the current generation of a built handbook, read-only. `withUnresolved: false` leaves
- * out the unresolved calls, which only the graph export and the build summary need.
- */
-export function openHandbook(root: string, options: { database?: string; withUnresolved?: boolean; withSearchTerms?: boolean } = {}): Handbook {
+export interface OpenHandbookOptions {
+  database?: string;
+  /** false leaves out the unresolved calls, which only the graph export and the build summary need. */
+  withUnresolved?: boolean;
+  withSearchTerms?: boolean;
+  /** Only these relations, for a reader that follows no others (routing); every kind by default. */
+  edgeKinds?: readonly EdgeKind[];
+}
+
+/** Loads the current generation of a built handbook, read-only. */
+export function openHandbook(root: string, options: OpenHandbookOptions = {}): Handbook {
   const absoluteRoot = assertRepositoryRoot(root);
   const database = databasePathFor(absoluteRoot, options.database);
   const connection = openDatabase(database, { create: false });
   try {
     const generation = currentGenerationOrThrow(connection);
-    const graph = new ProgramGraph(readGraph(connection, generation.id, { unresolved: options.withUnresolved !== false }));
+    const graph = new ProgramGraph(readGraph(connection, generation.id, { unresolved: options.withUnresolved !== false, ...(options.edgeKinds ? { edgeKinds: options.edgeKinds } : {}) }));
     const organized = readOrganized(connection, generation.id);
     const primaryStageOf = new Map(organized.stages.flatMap((stage) => stage.members.filter((member) => member.primary).map((member) => [member.unit, stage.id] as const)));
     const register = buildStateRegister(graph, primaryStageOf, new Map(organized.stages.map((stage) => [stage.id, stage.position])));

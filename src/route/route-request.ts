@@ -1,4 +1,4 @@
-import type { Unit } from '../graph/model.js';
+import type { EdgeKind, Unit } from '../graph/model.js';
 import type { ProgramGraph } from '../graph/program-graph.js';
 import type { OrganizedHandbook, RegisterEntry } from '../organize/model.js';
 import type { ParsedRequest } from './request-terms.js';
@@ -25,6 +25,9 @@ const ROUTING = {
   /** Locations of one file allowed before the other files' best are let in. */
   perFile: 3,
 } as const;
+
+/** The relations routing follows (and the state register needs): a handbook opened for `ask` reads only these. */
+export const ROUTED_EDGE_KINDS: readonly EdgeKind[] = ['calls', 'references', 'reads', 'writes', 'implements', 'extends'];
 
 /** Behaviour is done in functions; declarations of data and types mostly describe it. */
 const KIND_WEIGHT: Record<string, number> = { function: 1, method: 1, property: 1, constructor: 0.9, accessor: 0.9, class: 0.9, variable: 0.85, enum: 0.8, interface: 0.8, type: 0.8 };

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { HandbookError } from '../errors.js';
 import {
   edgeSchema,
+  type EdgeKind,
   type ProgramGraphData,
   slotSchema,
   sourceFileSchema,
@@ -289,10 +290,14 @@ export function currentGenerationOrThrow(database: HandbookDatabase): Generation
 }
 
 /** Reads a generation back into the same plain form analysis produced, validated at the boundary. */
-export function readGraph(database: HandbookDatabase, generation: number, parts: { unresolved?: boolean } = {}): ProgramGraphData {
+export function readGraph(database: HandbookDatabase, generation: number, parts: { unresolved?: boolean; edgeKinds?: readonly EdgeKind[] } = {}): ProgramGraphData {
   const files = database.prepare('SELECT path, size, hash, lines, test, parse_errors, external_imports FROM files WHERE generation = ?').all(generation) as Array<Record<string, unknown>>;
   const units = database.prepare('SELECT * FROM units WHERE generation = ?').all(generation) as Array<Record<string, unknown>>;
-  const edges = database.prepare('SELECT kind, source, target, lines, via FROM edges WHERE generation = ?').all(generation) as Array<Record<string, unknown>>;
+  // A reader that follows only some relations (routing) need not read the rest: edges are the largest table it reads.
+  const kinds = parts.edgeKinds;
+  const edges = (kinds
+    ? database.prepare(`SELECT kind, source, target, lines, via FROM edges WHERE generation = ? AND kind IN (${kinds.map(() => '?').join(', ')})`).all(generation, ...kinds)
+    : database.prepare('SELECT kind, source, target, lines, via FROM edges WHERE generation = ?').all(generation)) as Array<Record<string, unknown>>;
   const slots = database.prepare('SELECT * FROM slots WHERE generation = ?').all(generation) as Array<Record<string, unknown>>;
   // Unresolved calls are the largest table and only the graph export needs them.
   const unresolved = parts.unresolved === false ? [] : (database.prepare('SELECT source, text, line, reason FROM unresolved WHERE generation = ?').all(generation) as Array<Record<string, unknown>>);
