@@ -57,6 +57,37 @@ export function mentionsAny(text: string, words: Iterable<string>): boolean {
   return false;
 }
 
+/** Words remembered at most: a long watch session asks about many names, most of them once. */
+const REMEMBERED_WORDS = 2_000;
+
+/**
+ * Which files mention a word as a whole identifier, remembered per word across the refreshes of
+ * one analysis session: the first question about a word reads every file, later ones only read
+ * the files that changed in between. Kept exact by `update` with every text that changed.
+ */
+export class MentionIndex {
+  private readonly byWord = new Map<string, Set<string>>();
+
+  filesMentioning(word: string, texts: ReadonlyMap<string, string>): ReadonlySet<string> {
+    let files = this.byWord.get(word);
+    if (!files) {
+      files = new Set();
+      if (word.length > 0) for (const [file, text] of texts) if (mentionsAny(text, [word])) files.add(file);
+      if (this.byWord.size >= REMEMBERED_WORDS) this.byWord.delete(this.byWord.keys().next().value!);
+      this.byWord.set(word, files);
+    }
+    return files;
+  }
+
+  /** A file's new text, or undefined for a file that is gone. */
+  update(file: string, text: string | undefined): void {
+    for (const [word, files] of this.byWord) {
+      if (text !== undefined && mentionsAny(text, [word])) files.add(file);
+      else files.delete(file);
+    }
+  }
+}
+
 export interface AffectedInput {
   /** Files added, modified or removed. */
   changed: ReadonlySet<string>;
@@ -71,6 +102,8 @@ export interface AffectedInput {
   texts: ReadonlyMap<string, string>;
   /** A file's edges as last resolved. */
   edgesOf: (file: string) => readonly Edge[];
+  /** Answers which files mention a word, instead of reading every text for it. */
+  mentions?: MentionIndex;
 }
 
 /** Whether an id names a declaration whose digest moved: in a changed file, under a changed name. */
@@ -87,6 +120,8 @@ export function isChangedDeclaration(id: string, changed: ReadonlySet<string>, n
 export function filesAffectedBy(input: AffectedInput): Set<string> {
   const affected = new Set<string>();
   const words = [...input.names, ...input.stems];
+  const mentioning = new Set<string>();
+  if (input.mentions) for (const word of words) for (const file of input.mentions.filesMentioning(word, input.texts)) mentioning.add(file);
   for (const [file, text] of input.texts) {
     if (input.changed.has(file)) continue;
     const reachesChange = input.edgesOf(file).some((edge) => {
@@ -94,7 +129,7 @@ export function filesAffectedBy(input: AffectedInput): Set<string> {
       const target = fileOfId(edge.to);
       return input.changed.has(target) && (input.removed.has(target) || input.names.has(declaredNameOf(edge.to) ?? ''));
     });
-    if (reachesChange || (words.length > 0 && mentionsAny(text, words))) affected.add(file);
+    if (reachesChange || (words.length > 0 && (input.mentions ? mentioning.has(file) : mentionsAny(text, words)))) affected.add(file);
   }
   return affected;
 }

@@ -1,15 +1,15 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { ts } from 'ts-morph';
 import type { Edge, ProgramGraphData, Slot, SourceFileRecord, Unit, UnresolvedCall } from '../graph/model.js';
 import { canonicalize, compareText } from '../graph/order.js';
 import { shortHash } from '../graph/content-hash.js';
 import { HandbookError } from '../errors.js';
-import { changedNames, exportsChangedFrom, filesAffectedBy, importStem, isChangedDeclaration, mentionsAny, movedNames } from './affected-files.js';
+import { changedNames, exportsChangedFrom, filesAffectedBy, importStem, isChangedDeclaration, MentionIndex, mentionsAny, movedNames } from './affected-files.js';
 import { addFileUnit, collectUnits, createUnitIndex, type UnitIndex } from './collect-units.js';
 import { type CompilerSetup, createCompilerSetup } from './compiler-setup.js';
 import { createProgram, type ModuleResolver, toCompilerPath } from './create-program.js';
 import { annotationOf, declarationDigest, declaredNameOf, EXPORTS_ENTRY, hasInferredType, type DeclarationDigest } from './declaration-digest.js';
-import { discoverFiles, type DiscoveryResult } from './discover-files.js';
+import { discoverFiles, type DiscoveryResult, RACY_WINDOW_MS } from './discover-files.js';
 import { EdgeResolver, type FileResolution } from './resolve-edges.js';
 import { isTestPath, lineOf } from './unit-text.js';
 
@@ -89,8 +89,6 @@ interface LiveFile {
 }
 
 const MAX_WARNINGS = 50;
-/** Coarser than any file system's timestamp granularity this is likely to meet. */
-const RACY_WINDOW_MS = 2_000;
 
 const EMPTY_RESOLUTION: FileResolution = { edges: [], unresolved: [], slots: [], externalImports: [], callSites: 0, resolvedCalls: 0 };
 
@@ -113,6 +111,7 @@ export class AnalysisSession {
   private heritage: Edge[] = [];
   private setup: CompilerSetup;
   private discovery: DiscoveryResult | undefined;
+  private readonly mentions = new MentionIndex();
 
   private constructor(
     readonly root: string,
@@ -184,6 +183,7 @@ export class AnalysisSession {
       ...(this.options.maxFileBytes === undefined ? {} : { maxFileBytes: this.options.maxFileBytes }),
       ...(this.options.include ? { include: this.options.include } : {}),
       buildOutputDirectories: this.setup.outDirectories,
+      ...(this.discovery ? { verdicts: this.discovery.verdicts } : {}),
     });
     if (discovery.files.length === 0) {
       throw new HandbookError(
@@ -198,13 +198,7 @@ export class AnalysisSession {
     const current = new Map<string, LiveFile | { path: string; absolute: string; text: string; bytes: Buffer; size: number; mtimeMs: number; readAt: number }>();
     for (const found of discovery.files) {
       const live = this.files.get(found.path);
-      let stat: { size: number; mtimeMs: number };
-      try {
-        stat = statSync(found.absolutePath);
-      } catch {
-        discovery.skippedFiles.unreadable = (discovery.skippedFiles.unreadable ?? 0) + 1;
-        continue;
-      }
+      const stat = { size: found.size, mtimeMs: found.mtimeMs };
       // Same size and mtime means unchanged, unless the file was written so close to our read
       // that a second write could share its timestamp (git calls such entries racily clean).
       if (live && live.size === stat.size && live.mtimeMs === stat.mtimeMs && live.mtimeMs < live.readAt - RACY_WINDOW_MS) {
@@ -290,6 +284,8 @@ export class AnalysisSession {
       else added.push(path);
     }
     const removedBefore = previous ? [...previous.keys()].filter((path) => !next.has(path)) : [];
+    for (const path of [...added, ...modified]) this.mentions.update(path, next.get(path)!.text);
+    for (const path of removedBefore) this.mentions.update(path, undefined);
 
     const index = mergeIndexes([...next.keys()].sort(compareText).map((path) => next.get(path)!.index));
     const resolver = new EdgeResolver({ program, checker, index, repoPathOf, resolveModule });
@@ -316,9 +312,9 @@ export class AnalysisSession {
         next.keys(),
         edgesBefore,
       );
-      for (const path of filesAffectedBy({ changed, removed: new Set(removedBefore), names, stems, exportsChanged, texts: textsByPath, edgesOf: edgesBefore })) toResolve.add(path);
+      for (const path of filesAffectedBy({ changed, removed: new Set(removedBefore), names, stems, exportsChanged, texts: textsByPath, edgesOf: edgesBefore, mentions: this.mentions })) toResolve.add(path);
       this.resolveAll(resolver, next, toResolve, progress);
-      this.followInferredTypes(resolver, next, changed, names, toResolve, progress);
+      this.followInferredTypes(resolver, next, textsByPath, changed, names, toResolve, progress);
     }
     this.resolveAll(resolver, next, toResolve, progress);
     this.refreshSlotRecords(resolver, next, new Set([...added, ...modified]));
@@ -406,6 +402,7 @@ export class AnalysisSession {
   private followInferredTypes(
     resolver: EdgeResolver,
     files: Map<string, LiveFile>,
+    texts: ReadonlyMap<string, string>,
     changed: ReadonlySet<string>,
     names: ReadonlySet<string>,
     toResolve: Set<string>,
@@ -443,10 +440,12 @@ export class AnalysisSession {
       if (found.length === 0 && newNames.size === 0) return;
       for (const name of newNames) allNames.add(name);
       const foundIds = new Set(found);
+      const mentioning = new Set<string>();
+      for (const name of newNames) for (const path of this.mentions.filesMentioning(name, texts)) mentioning.add(path);
       const more = new Set<string>();
       for (const [path, file] of files) {
         if (toResolve.has(path)) continue;
-        if ((file.resolution?.edges ?? []).some((edge) => foundIds.has(edge.to)) || mentionsAny(file.text, newNames)) more.add(path);
+        if ((file.resolution?.edges ?? []).some((edge) => foundIds.has(edge.to)) || mentioning.has(path)) more.add(path);
       }
       for (const path of more) toResolve.add(path);
       this.resolveAll(resolver, files, more, progress);

@@ -18,12 +18,24 @@ export interface DiscoveredFile {
   path: string;
   absolutePath: string;
   size: number;
+  mtimeMs: number;
+}
+
+/** What reading a file's first bytes decided, kept so the next discovery of an unchanged file need not read them again. */
+export interface ContentVerdict {
+  size: number;
+  mtimeMs: number;
+  /** When the bytes were read: a file modified shortly before is read again next time. */
+  readAt: number;
+  reason: SkipReason | undefined;
 }
 
 export interface DiscoveryResult {
   files: DiscoveredFile[];
   skippedFiles: Partial<Record<SkipReason, number>>;
   skippedDirectories: Partial<Record<SkipReason, number>>;
+  /** Content verdicts by absolute path, for the next discovery of the same tree. */
+  verdicts: Map<string, ContentVerdict>;
 }
 
 export interface DiscoveryOptions {
@@ -34,7 +46,12 @@ export interface DiscoveryOptions {
   include?: string[];
   /** Reads the first bytes of a file; injectable so tests can simulate files this process may not read. */
   readHead?: (absolutePath: string, length: number) => Buffer;
+  /** The previous discovery's verdicts: a file with the same size and modification time keeps its verdict. */
+  verdicts?: ReadonlyMap<string, ContentVerdict>;
 }
+
+/** Coarser than any file system's timestamp granularity this is likely to meet: a file written this close to a read may change unseen. */
+export const RACY_WINDOW_MS = 2_000;
 
 function readHeadFromDisk(absolutePath: string, length: number): Buffer {
   const head = Buffer.alloc(length);
@@ -92,7 +109,7 @@ export function discoverFiles(root: string, options: DiscoveryOptions = {}): Dis
   const explicitBuildOutput = new Set(options.buildOutputDirectories ?? []);
   const readHead = options.readHead ?? readHeadFromDisk;
   const realRoot = realpathSync(root);
-  const result: DiscoveryResult = { files: [], skippedFiles: {}, skippedDirectories: {} };
+  const result: DiscoveryResult = { files: [], skippedFiles: {}, skippedDirectories: {}, verdicts: new Map() };
   const visitedDirectories = new Set<string>();
 
   const walk = (directory: string, relative: string): void => {
@@ -163,8 +180,9 @@ export function discoverFiles(root: string, options: DiscoveryOptions = {}): Dis
         continue;
       }
       let size: number;
+      let mtimeMs: number;
       try {
-        size = statSync(absolutePath).size;
+        ({ size, mtimeMs } = statSync(absolutePath));
       } catch {
         count(result.skippedFiles, 'unreadable');
         continue;
@@ -173,17 +191,26 @@ export function discoverFiles(root: string, options: DiscoveryOptions = {}): Dis
         count(result.skippedFiles, 'too-large');
         continue;
       }
-      let contentReason: SkipReason | undefined;
-      try {
-        contentReason = classifyContent(readHead(absolutePath, Math.min(size, 8192)));
-      } catch {
-        contentReason = 'unreadable';
+      const known = options.verdicts?.get(absolutePath);
+      let verdict: ContentVerdict;
+      if (known && known.size === size && known.mtimeMs === mtimeMs && mtimeMs < known.readAt - RACY_WINDOW_MS) verdict = known;
+      else {
+        const readAt = Date.now();
+        let reason: SkipReason | undefined;
+        try {
+          reason = classifyContent(readHead(absolutePath, Math.min(size, 8192)));
+        } catch {
+          reason = 'unreadable';
+        }
+        verdict = { size, mtimeMs, readAt, reason };
       }
-      if (contentReason) {
-        count(result.skippedFiles, contentReason);
+      // An unreadable file is tried again next time: permissions change.
+      if (verdict.reason !== 'unreadable') result.verdicts.set(absolutePath, verdict);
+      if (verdict.reason) {
+        count(result.skippedFiles, verdict.reason);
         continue;
       }
-      result.files.push({ path: relativePath, absolutePath, size });
+      result.files.push({ path: relativePath, absolutePath, size, mtimeMs });
     }
   };
 

@@ -8,7 +8,7 @@ import type { ChatProvider } from '../llm/chat-types.js';
 import type { CreateProviderOptions } from '../llm/create-provider.js';
 import type { OrganizedHandbook } from '../organize/model.js';
 import { describeProject, type ProjectDescription } from '../organize/overview.js';
-import { currentGenerationOrThrow, readOrganized, readPriorAnalysis, setGenerationCommit } from '../store/generations.js';
+import { currentGenerationOrThrow, foreignWrites, readOrganized, readPriorAnalysis, setGenerationCommit, type StoredRows } from '../store/generations.js';
 import { databasePathFor, type HandbookDatabase, openDatabase } from '../store/open-database.js';
 import { providerFor } from './build-handbook.js';
 import type { BuildSummary } from './build-summary.js';
@@ -76,6 +76,8 @@ export class LiveHandbook {
   private stages = new Map<string, string>();
   /** The project as the stored overview describes it. */
   private project: ProjectDescription = { title: '', description: '' };
+  /** The whole-tree rows as this handbook last wrote them, valid while no other connection writes. */
+  private stored: { rows: StoredRows; foreignWrites: number } | undefined;
 
   private constructor(
     readonly root: string,
@@ -117,7 +119,10 @@ export class LiveHandbook {
     const { AnalysisSession } = await import('../analyze/analysis-session.js');
     let change: AnalysisChange;
     let before: Map<string, string>;
-    if (!this.session || this.refreshes >= REFRESHES_PER_SESSION || process.memoryUsage().heapUsed > HEAP_BOUND_BYTES) {
+    // Another process that wrote the handbook since (a build, a sync) leaves this session's view behind the store.
+    const writtenElsewhere = this.stored !== undefined && this.stored.foreignWrites !== foreignWrites(this.database);
+    if (writtenElsewhere) this.stored = undefined;
+    if (!this.session || writtenElsewhere || this.refreshes >= REFRESHES_PER_SESSION || process.memoryUsage().heapUsed > HEAP_BOUND_BYTES) {
       // A fresh start reads the stored generation back; a warm session already holds it.
       const prior = readPriorAnalysis(this.database, generation.id);
       before = unitContentKeys([...prior.values()].flatMap((file) => file.units));
@@ -182,17 +187,19 @@ export class LiveHandbook {
         cache: this.cache,
         started,
         // A full analysis writes a new generation; a change updates the current one in place.
-        ...(fullRebuild === undefined ? { update: { generation: generation.id, replaceFiles, replaceTerms } } : {}),
+        ...(fullRebuild === undefined ? { update: { generation: generation.id, replaceFiles, replaceTerms, ...(this.stored ? { stored: this.stored.rows } : {}) } } : {}),
         ...(this.options.onProgress ? { onProgress: this.options.onProgress } : {}),
       });
     } catch (error) {
       // The analysis is now ahead of the store; the next sync starts again from what the store holds.
       this.session = undefined;
+      this.stored = undefined;
       if (error instanceof Error && !HandbookError.isInstance(error) && /SQLITE_BUSY|database is locked/i.test(error.message)) {
         throw new HandbookError('DATABASE_LOCKED', `the handbook database at ${this.databasePath} is locked by another process`, 'wait for the other build or sync to finish and try again', { cause: error });
       }
       throw error;
     }
+    this.stored = { rows: stored.rows, foreignWrites: foreignWrites(this.database) };
     this.project = { title: stored.handbook.overview.title, description: stored.handbook.overview.description };
     const stages = primaryStages(stored.handbook);
     let restaged = 0;

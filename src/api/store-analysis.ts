@@ -8,7 +8,7 @@ import { assignStagesOffline, UnitTermCache } from '../organize/offline-stager.j
 import { organizeHandbook } from '../organize/organize-handbook.js';
 import { describeProject } from '../organize/overview.js';
 import { searchTermsOf } from '../route/search-index.js';
-import { type FileDetails, type GenerationUpdate, updateGeneration, writeGeneration } from '../store/generations.js';
+import { type FileDetails, type GenerationUpdate, type StoredRows, storedRowsOf, updateGeneration, writeGeneration } from '../store/generations.js';
 import { DatabaseModelCache } from '../store/model-cache-table.js';
 import type { HandbookDatabase } from '../store/open-database.js';
 import { type BuildSummary, type ModelUse, summarize } from './build-summary.js';
@@ -65,6 +65,8 @@ export interface StoredAnalysis {
   summary: BuildSummary;
   graph: ProgramGraphData;
   handbook: OrganizedHandbook;
+  /** The whole-tree rows as written, for the next update to diff against. */
+  rows: StoredRows;
 }
 
 export async function storeAnalysis(input: StoreAnalysisInput): Promise<StoredAnalysis> {
@@ -133,5 +135,5 @@ export async function storeAnalysis(input: StoreAnalysisInput): Promise<StoredAn
   if (input.update) updateGeneration(database, input.update.generation, analysis.graph, handbook, searchTerms, input.update, details);
   else writeGeneration(database, analysis.graph, handbook, searchTerms, details);
   input.onProgress?.({ phase: 'write', done: 1, total: 1 });
-  return { summary: summary!, graph: analysis.graph, handbook };
+  return { summary: summary!, graph: analysis.graph, handbook, rows: storedRowsOf(analysis.graph, handbook) };
 }

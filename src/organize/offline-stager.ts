@@ -27,12 +27,14 @@ export interface UnitAssignment {
 }
 
 /**
- * A unit's weighted words, kept across runs by unit id and content hash: a re-sync re-reads only
- * the units that changed. Owned by whoever runs the stager repeatedly (watch); optional.
+ * A unit's weighted words and own stage scores, kept across runs by unit id: a re-sync computes
+ * them again only for the units that changed. Owned by whoever runs the stager repeatedly
+ * (watch); optional. A unit object seen before is unchanged (analysis replaces the units of a
+ * changed file, never edits them), so it is recognized without rebuilding its content key.
  */
 export class UnitTermCache {
-  private readonly terms = new Map<string, { key: string; terms: WeightedTerms }>();
-  private readonly vectors = new Map<string, { key: string; vector: Float64Array }>();
+  private readonly terms = new Map<string, { unit: Unit; key: string; terms: WeightedTerms }>();
+  private readonly vectors = new Map<string, { unit: Unit; key: string; imports: string; vector: Float64Array }>();
   private context = '';
 
   /** A unit's word scores depend on corpus word frequencies and on the stages: when either moves, every cached score goes. */
@@ -42,21 +44,26 @@ export class UnitTermCache {
     this.context = context;
   }
 
-  /** The unit's own stage scores, computed again only when its key (content and file imports) changes. */
-  vectorOf(unit: Unit, key: string, compute: () => Float64Array): Float64Array {
+  /** The unit's own stage scores, computed again only when its content or its file's imports change. */
+  vectorOf(unit: Unit, imports: string, compute: () => Float64Array): Float64Array {
     const cached = this.vectors.get(unit.id);
-    if (cached?.key === key) return cached.vector;
+    if (cached && cached.imports === imports && (cached.unit === unit || cached.key === unitContentKey(unit))) {
+      cached.unit = unit;
+      return cached.vector;
+    }
     const vector = compute();
-    this.vectors.set(unit.id, { key, vector });
+    this.vectors.set(unit.id, { unit, key: unitContentKey(unit), imports, vector });
     return vector;
   }
 
   termsOf(unit: Unit): WeightedTerms {
-    const key = unitContentKey(unit);
     const cached = this.terms.get(unit.id);
-    if (cached?.key === key) return cached.terms;
+    if (cached && (cached.unit === unit || cached.key === unitContentKey(unit))) {
+      cached.unit = unit;
+      return cached.terms;
+    }
     const terms = unitTerms(unit);
-    this.terms.set(unit.id, { key, terms });
+    this.terms.set(unit.id, { unit, key: unitContentKey(unit), terms });
     return terms;
   }
 
@@ -112,9 +119,12 @@ export function assignStagesOffline(graph: ProgramGraph, skeleton: readonly Stag
 
   cache.useContext(JSON.stringify([units.length, [...documentFrequency].sort((a, b) => (a[0] < b[0] ? -1 : 1)), skeleton]));
   const importsByFile = externalImportsByFile(graph.toData().files);
-  const scores = units.map((unit, position) => {
+  const importKeys = new Map([...importsByFile].map(([file, imports]) => [file, imports.join(' ')]));
+  // One flat array of unit × stage scores: a re-sync runs this over every unit, and an array per unit per pass was most of its cost.
+  const scores = new Float64Array(units.length * stageCount);
+  units.forEach((unit, position) => {
     const imports = importsByFile.get(unit.file) ?? [];
-    const own = cache.vectorOf(unit, `${unitContentKey(unit)}\u0000${imports.join(' ')}`, () => {
+    const own = cache.vectorOf(unit, importKeys.get(unit.file) ?? '', () => {
       const vector = new Float64Array(stageCount);
       for (const [term, fieldWeight] of unitTermList[position]!) {
         const hints = hintsByTerm.get(term);
@@ -127,8 +137,7 @@ export function assignStagesOffline(graph: ProgramGraph, skeleton: readonly Stag
       });
       return vector;
     });
-    // The file prior adds to the vector in place; the cached one stays the unit's own.
-    return Float64Array.from(own);
+    scores.set(own, position * stageCount);
   });
 
   addFilePrior(units, scores, stageCount);
@@ -147,13 +156,13 @@ export function assignStagesOffline(graph: ProgramGraph, skeleton: readonly Stag
   const propagated = propagateAlongCalls(scores, neighbours, stageCount);
 
   return units.map((unit, position) => {
-    const vector = propagated[position]!;
+    const vector = propagated.subarray(position * stageCount, (position + 1) * stageCount);
     let best = 0;
     for (let stage = 1; stage < stageCount; stage += 1) if (vector[stage]! > vector[best]!) best = stage;
     const top = vector[best]!;
     if (top < WEIGHTS.minimumScore) return { unit: unit.id, stages: [] };
     const total = vector.reduce((sum, value) => sum + value, 0);
-    const chosen = [...vector.keys()]
+    const chosen = [...Array(stageCount).keys()]
       .filter((stage) => stage === best || (vector[stage]! >= top * WEIGHTS.secondaryShare && vector[stage]! >= WEIGHTS.minimumScore))
       .sort((a, b) => vector[b]! - vector[a]! || a - b);
     return {
@@ -163,33 +172,36 @@ export function assignStagesOffline(graph: ProgramGraph, skeleton: readonly Stag
   });
 }
 
-function addFilePrior(units: Unit[], scores: Float64Array[], stageCount: number): void {
+function addFilePrior(units: Unit[], scores: Float64Array, stageCount: number): void {
   const byFile = new Map<string, { sum: Float64Array; count: number }>();
   units.forEach((unit, position) => {
     let total = byFile.get(unit.file);
     if (!total) byFile.set(unit.file, (total = { sum: new Float64Array(stageCount), count: 0 }));
     total.count += 1;
-    for (let stage = 0; stage < stageCount; stage += 1) total.sum[stage]! += scores[position]![stage]!;
+    for (let stage = 0; stage < stageCount; stage += 1) total.sum[stage]! += scores[position * stageCount + stage]!;
   });
-  const own = scores.map((vector) => Float64Array.from(vector));
+  const own = Float64Array.from(scores);
   units.forEach((unit, position) => {
     const total = byFile.get(unit.file)!;
     if (total.count < 2) return;
-    for (let stage = 0; stage < stageCount; stage += 1) scores[position]![stage]! += (WEIGHTS.file * (total.sum[stage]! - own[position]![stage]!)) / (total.count - 1);
+    const at = position * stageCount;
+    for (let stage = 0; stage < stageCount; stage += 1) scores[at + stage]! += (WEIGHTS.file * (total.sum[stage]! - own[at + stage]!)) / (total.count - 1);
   });
 }
 
-
-function propagateAlongCalls(scores: Float64Array[], neighbours: number[][], stageCount: number): Float64Array[] {
+function propagateAlongCalls(scores: Float64Array, neighbours: number[][], stageCount: number): Float64Array {
   let current = scores;
   for (let round = 0; round < WEIGHTS.propagationRounds; round += 1) {
-    current = current.map((_vector, position) => {
-      const next = Float64Array.from(scores[position]!);
-      const around = neighbours[position]!;
-      if (around.length === 0) return next;
-      for (const other of around) for (let stage = 0; stage < stageCount; stage += 1) next[stage]! += (WEIGHTS.propagation * current[other]![stage]!) / around.length;
-      return next;
+    const next = Float64Array.from(scores);
+    neighbours.forEach((around, position) => {
+      if (around.length === 0) return;
+      const at = position * stageCount;
+      for (const other of around) {
+        const from = other * stageCount;
+        for (let stage = 0; stage < stageCount; stage += 1) next[at + stage]! += (WEIGHTS.propagation * current[from + stage]!) / around.length;
+      }
     });
+    current = next;
   }
   return current;
 }

@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { HandbookError } from '../errors.js';
 import {
+  type Edge,
   edgeSchema,
   type EdgeKind,
+  type Slot,
   type ProgramGraphData,
   slotSchema,
   sourceFileSchema,
@@ -91,6 +93,24 @@ export interface GenerationUpdate {
   replaceFiles: ReadonlySet<string>;
   /** Units whose search terms are replaced: added, changed or removed. */
   replaceTerms: ReadonlySet<string>;
+  /**
+   * What the generation's whole-tree rows (slots, heritage edges, stage members) hold now, when
+   * the caller knows it (it wrote them last and nobody wrote since): only the rows that differ
+   * are rewritten, instead of reading the members back and rewriting every slot.
+   */
+  stored?: StoredRows;
+}
+
+/** The rows of a generation that every sync recomputes for the whole tree, as last written. */
+export interface StoredRows {
+  slots: readonly Slot[];
+  heritage: readonly Edge[];
+  organized: OrganizedHandbook;
+}
+
+/** The whole-tree rows of a graph and handbook, as `updateGeneration` diffs them next time. */
+export function storedRowsOf(graph: ProgramGraphData, organized: OrganizedHandbook): StoredRows {
+  return { slots: graph.slots, heritage: graph.edges.filter((edge) => HERITAGE_KINDS.has(edge.kind)), organized };
 }
 
 /** Heritage edges are recomputed for the whole tree on every sync, so they are stored and replaced apart from any file's rows. */
@@ -121,6 +141,10 @@ export function updateGeneration(
     deleteTerms: database.prepare('DELETE FROM search_terms WHERE generation = ? AND unit = ?'),
     insertTerms: database.prepare('INSERT INTO search_terms VALUES (?, ?, ?)'),
   };
+  const stored = update.stored;
+  const heritage = graph.edges.filter((edge) => HERITAGE_KINDS.has(edge.kind));
+  const changedHeritage = stored ? !sameRows(stored.heritage, heritage, edgeRowKey) : true;
+  const slots = stored ? rowChanges(stored.slots, graph.slots, (slot) => slot.id, slotRowKey) : undefined;
   database.transaction(() => {
     for (const file of update.replaceFiles) {
       statement.deleteEdges.run(generation, generation, file);
@@ -128,17 +152,22 @@ export function updateGeneration(
       statement.deleteUnits.run(generation, file);
       statement.deleteFile.run(generation, file);
     }
-    database.prepare(`DELETE FROM edges WHERE generation = ? AND kind IN (${[...HERITAGE_KINDS].map(() => '?').join(', ')})`).run(generation, ...HERITAGE_KINDS);
-    for (const table of ['slots', 'stages', 'handbooks']) database.prepare(`DELETE FROM ${table} WHERE generation = ?`).run(generation);
+    if (changedHeritage) database.prepare(`DELETE FROM edges WHERE generation = ? AND kind IN (${[...HERITAGE_KINDS].map(() => '?').join(', ')})`).run(generation, ...HERITAGE_KINDS);
+    if (slots) {
+      const removeSlot = database.prepare('DELETE FROM slots WHERE generation = ? AND id = ?');
+      for (const id of slots.removed) removeSlot.run(generation, id);
+    }
+    for (const table of [...(slots ? [] : ['slots']), 'stages', 'handbooks']) database.prepare(`DELETE FROM ${table} WHERE generation = ?`).run(generation);
     insertGraphRows(database, generation, {
       files: graph.files.filter((file) => update.replaceFiles.has(file.path)),
       units: graph.units.filter((unit) => update.replaceFiles.has(unit.file)),
-      edges: graph.edges.filter((edge) => HERITAGE_KINDS.has(edge.kind) || replaced(edge.from)),
-      slots: graph.slots,
+      // A replaced file's rows went with it, its heritage edges among them.
+      edges: graph.edges.filter((edge) => replaced(edge.from) || (changedHeritage && HERITAGE_KINDS.has(edge.kind))),
+      slots: slots ? slots.written : graph.slots,
       unresolved: graph.unresolved.filter((call) => replaced(call.from)),
     }, details.files, (rows, write) => { for (const row of rows) write(row); });
     writeStageRows(database, generation, organized);
-    updateMemberRows(database, generation, organized);
+    updateMemberRows(database, generation, organized, stored?.organized);
     for (const unit of update.replaceTerms) {
       statement.deleteTerms.run(generation, unit);
       const terms = searchTerms.get(unit);
@@ -187,11 +216,40 @@ function writeStageRows(database: HandbookDatabase, generation: number, organize
   database.prepare('INSERT INTO handbooks VALUES (?, ?, ?, ?)').run(generation, JSON.stringify(organized.stager), JSON.stringify(organized.overview), JSON.stringify(organized.unassigned));
 }
 
+const edgeRowKey = (edge: Edge): string => `${edge.kind}\u0000${edge.from}\u0000${edge.to}\u0000${edge.lines.join(',')}\u0000${edge.via ?? ''}`;
+const slotRowKey = (slot: Slot): string => `${slot.id}\u0000${slot.kind}\u0000${slot.file}\u0000${slot.owner}\u0000${slot.name}\u0000${slot.line}\u0000${slot.type}`;
+
+function sameRows<T>(before: readonly T[], after: readonly T[], key: (row: T) => string): boolean {
+  return before.length === after.length && before.every((row, position) => key(row) === key(after[position]!));
+}
+
+/** Rows to delete (by id) and to write (new or different) to turn `before` into `after`. */
+function rowChanges<T>(before: readonly T[], after: readonly T[], id: (row: T) => string, key: (row: T) => string): { removed: string[]; written: T[] } {
+  const previous = new Map(before.map((row) => [id(row), key(row)]));
+  const removed: string[] = [];
+  const written: T[] = [];
+  const present = new Set<string>();
+  for (const row of after) {
+    const rowId = id(row);
+    present.add(rowId);
+    const was = previous.get(rowId);
+    if (was === key(row)) continue;
+    if (was !== undefined) removed.push(rowId);
+    written.push(row);
+  }
+  for (const rowId of previous.keys()) if (!present.has(rowId)) removed.push(rowId);
+  return { removed, written };
+}
+
 /** Stage members change little between syncs; rewriting only the rows that differ is most of a sync's write saved. */
-function updateMemberRows(database: HandbookDatabase, generation: number, organized: OrganizedHandbook): void {
+function updateMemberRows(database: HandbookDatabase, generation: number, organized: OrganizedHandbook, before?: OrganizedHandbook): void {
   const stored = new Map<string, string>();
-  for (const row of database.prepare('SELECT stage, unit, score, is_primary FROM stage_members WHERE generation = ?').all(generation) as Array<{ stage: string; unit: string; score: number; is_primary: number }>) {
-    stored.set(`${row.stage}\u0000${row.unit}`, `${row.score}\u0000${row.is_primary}`);
+  if (before) {
+    for (const stage of before.stages) for (const member of stage.members) stored.set(`${stage.id}\u0000${member.unit}`, `${member.score}\u0000${member.primary ? 1 : 0}`);
+  } else {
+    for (const row of database.prepare('SELECT stage, unit, score, is_primary FROM stage_members WHERE generation = ?').all(generation) as Array<{ stage: string; unit: string; score: number; is_primary: number }>) {
+      stored.set(`${row.stage}\u0000${row.unit}`, `${row.score}\u0000${row.is_primary}`);
+    }
   }
   const remove = database.prepare('DELETE FROM stage_members WHERE generation = ? AND stage = ? AND unit = ?');
   const insert = database.prepare('INSERT INTO stage_members VALUES (?, ?, ?, ?, ?)');
@@ -374,4 +432,12 @@ export function readPriorAnalysis(database: HandbookDatabase, generation: number
   for (const [analysis, slots] of touched) analysis.resolution.slots = [...slots].map((id) => slotById.get(id)!);
   for (const call of graph.unresolved) analysisOfUnit(call.from)?.resolution.unresolved.push(call);
   return analyses;
+}
+
+/**
+ * SQLite's count of commits by other connections to this database: unchanged since a write of
+ * ours means the rows are still what we wrote.
+ */
+export function foreignWrites(database: HandbookDatabase): number {
+  return Number(database.pragma('data_version', { simple: true }));
 }

@@ -67,6 +67,35 @@ describe('sync gives what a cold build gives', () => {
   });
 });
 
+describe('a kept-open handbook that another process writes to', () => {
+  it('notices the foreign write and starts again from the store instead of trusting what it wrote last', async () => {
+    const repo = copyOfFixture();
+    const database = path.join(scratchDirectory(), 'handbook.db');
+    await buildHandbook(repo, { database });
+    const live = await LiveHandbook.open(repo, { database });
+    try {
+      SCRIPT[0]!.apply(repo);
+      await live.sync();
+      // Another connection (a `handbook sync` process) stores an edit that is then undone before the kept-open
+      // handbook looks: the files are back to what it last saw, but the store is not.
+      const secrets = path.join(repo, 'src/security/secrets.ts');
+      const seen = readFileSync(secrets, 'utf8');
+      SCRIPT[1]!.apply(repo);
+      await syncHandbook(repo, { database });
+      writeFileSync(secrets, seen);
+      expect((await live.sync()).upToDate).toBe(false);
+      await expectSameAsColdBuild(repo, database, 'after a foreign write');
+      // A rebuild by another process replaces the generation; the kept-open handbook follows it too.
+      await buildHandbook(repo, { database });
+      SCRIPT[2]!.apply(repo);
+      await live.sync();
+      await expectSameAsColdBuild(repo, database, 'after a foreign rebuild');
+    } finally {
+      live.close();
+    }
+  }, 60_000);
+});
+
 describe('handbook sync from the stored handbook (a new process each time)', () => {
   it('follows the same script and equals a cold build after every step', async () => {
     const repo = copyOfFixture();
