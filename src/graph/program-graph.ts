@@ -29,29 +29,25 @@ export class ProgramGraph {
   private readonly data: ProgramGraphData;
   private readonly unitsById = new Map<string, Unit>();
   private readonly slotsById = new Map<string, Slot>();
-  private readonly unitsByFile = new Map<string, Unit[]>();
-  private readonly unitsBySymbol = new Map<string, Unit[]>();
+  /** Built on first use: a sync builds a graph to place units in stages and never looks units up by file or name. */
+  private byFile: Map<string, Unit[]> | undefined;
+  private bySymbol: Map<string, Unit[]> | undefined;
   private readonly outgoing = new Map<string, Edge[]>();
+  private readonly byKind = new Map<EdgeKind, Edge[]>();
   private readonly incoming = new Map<string, Edge[]>();
   private graphology: MultiDirectedGraphType<NodeAttributes, EdgeAttributes> | undefined;
 
   constructor(data: ProgramGraphData) {
     this.data = data;
-    for (const unit of data.units) {
-      this.unitsById.set(unit.id, unit);
-      const inFile = this.unitsByFile.get(unit.file) ?? [];
-      inFile.push(unit);
-      this.unitsByFile.set(unit.file, inFile);
-      for (const name of symbolKeys(unit)) {
-        const named = this.unitsBySymbol.get(name) ?? [];
-        named.push(unit);
-        this.unitsBySymbol.set(name, named);
-      }
-    }
+    for (const unit of data.units) this.unitsById.set(unit.id, unit);
     for (const slot of data.slots) this.slotsById.set(slot.id, slot);
-    const known = (id: string) => this.unitsById.has(id) || this.slotsById.has(id);
+    const units = this.unitsById;
+    const slots = this.slotsById;
     for (const edge of data.edges) {
-      if (!known(edge.from) || !known(edge.to)) continue;
+      const ofKind = this.byKind.get(edge.kind);
+      if (ofKind) ofKind.push(edge);
+      else this.byKind.set(edge.kind, [edge]);
+      if ((!units.has(edge.from) && !slots.has(edge.from)) || (!units.has(edge.to) && !slots.has(edge.to))) continue;
       const out = this.outgoing.get(edge.from);
       if (out) out.push(edge);
       else this.outgoing.set(edge.from, [edge]);
@@ -109,6 +105,12 @@ export class ProgramGraph {
     return this.data.edges;
   }
 
+  /** The edges of some kinds, in the order of `edges`: a pass over a few kinds need not read the rest. */
+  edgesOfKinds(kinds: Iterable<EdgeKind>): Edge[] {
+    // `edges` is ordered by kind first, so the kinds in text order keep that order.
+    return [...new Set(kinds)].sort().flatMap((kind) => this.byKind.get(kind) ?? []);
+  }
+
   get unresolved(): readonly UnresolvedCall[] {
     return this.data.unresolved;
   }
@@ -125,7 +127,17 @@ export class ProgramGraph {
   findUnit(reference: string): Unit[] {
     const exact = this.getUnit(reference);
     if (exact) return [exact];
-    return [...(this.unitsBySymbol.get(reference) ?? [])];
+    if (!this.bySymbol) {
+      this.bySymbol = new Map();
+      for (const unit of this.data.units) {
+        for (const name of symbolKeys(unit)) {
+          const named = this.bySymbol.get(name);
+          if (named) named.push(unit);
+          else this.bySymbol.set(name, [unit]);
+        }
+      }
+    }
+    return [...(this.bySymbol.get(reference) ?? [])];
   }
 
   getUnitOrThrow(reference: string): Unit {
@@ -160,7 +172,15 @@ export class ProgramGraph {
   }
 
   unitsOfFile(file: string): Unit[] {
-    return [...(this.unitsByFile.get(file) ?? [])];
+    if (!this.byFile) {
+      this.byFile = new Map();
+      for (const unit of this.data.units) {
+        const inFile = this.byFile.get(unit.file);
+        if (inFile) inFile.push(unit);
+        else this.byFile.set(unit.file, [unit]);
+      }
+    }
+    return [...(this.byFile.get(file) ?? [])];
   }
 
   callers(id: string): Neighbour[] {

@@ -26,6 +26,14 @@ export interface UnitAssignment {
   stages: Array<{ stage: string; score: number }>;
 }
 
+interface TermEntry {
+  unit: Unit;
+  key: string;
+  terms: WeightedTerms;
+  /** The words some stage hints at, for one version of the hints. */
+  hinted?: { version: number; terms: string[] };
+}
+
 /**
  * A unit's weighted words and own stage scores, kept across runs by unit id: a re-sync computes
  * them again only for the units that changed. Owned by whoever runs the stager repeatedly
@@ -33,7 +41,9 @@ export interface UnitAssignment {
  * changed file, never edits them), so it is recognized without rebuilding its content key.
  */
 export class UnitTermCache {
-  private readonly terms = new Map<string, { unit: Unit; key: string; terms: WeightedTerms }>();
+  private readonly terms = new Map<string, TermEntry>();
+  private hints = '';
+  private hintsVersion = 0;
   private readonly vectors = new Map<string, { unit: Unit; key: string; imports: string; vector: Float64Array }>();
   private context = '';
 
@@ -57,14 +67,32 @@ export class UnitTermCache {
   }
 
   termsOf(unit: Unit): WeightedTerms {
+    return this.entryOf(unit).terms;
+  }
+
+  /** The stage hints in use; the words of each unit that some hint names are kept for them. */
+  useHints(hints: string): void {
+    if (hints === this.hints) return;
+    this.hints = hints;
+    this.hintsVersion += 1;
+  }
+
+  /** The unit's words that some stage hints at (`isHinted`, for the hints last given to useHints), in the order of its terms. */
+  hintedTermsOf(unit: Unit, isHinted: (term: string) => boolean): string[] {
+    const entry = this.entryOf(unit);
+    if (entry.hinted?.version !== this.hintsVersion) entry.hinted = { version: this.hintsVersion, terms: [...entry.terms.keys()].filter(isHinted) };
+    return entry.hinted.terms;
+  }
+
+  private entryOf(unit: Unit): TermEntry {
     const cached = this.terms.get(unit.id);
     if (cached && (cached.unit === unit || cached.key === unitContentKey(unit))) {
       cached.unit = unit;
-      return cached.terms;
+      return cached;
     }
-    const terms = unitTerms(unit);
-    this.terms.set(unit.id, { unit, key: unitContentKey(unit), terms });
-    return terms;
+    const entry: TermEntry = { unit, key: unitContentKey(unit), terms: unitTerms(unit) };
+    this.terms.set(unit.id, entry);
+    return entry;
   }
 
   /** Forgets units no longer in the graph, so the cache never outgrows it. */
@@ -110,10 +138,12 @@ export function assignStagesOffline(graph: ProgramGraph, skeleton: readonly Stag
       hints.push({ stage, weight });
     }
   });
+  cache.useHints(JSON.stringify(skeleton));
+  const isHinted = (term: string): boolean => hintsByTerm.has(term);
   const unitTermList = units.map((unit) => cache.termsOf(unit));
   const documentFrequency = new Map<string, number>();
-  for (const bag of unitTermList) {
-    for (const term of bag.keys()) if (hintsByTerm.has(term)) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
+  for (const unit of units) {
+    for (const term of cache.hintedTermsOf(unit, isHinted)) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
   }
   const inverse = (term: string): number => Math.log(1 + units.length / (documentFrequency.get(term) ?? 1));
 
@@ -144,8 +174,7 @@ export function assignStagesOffline(graph: ProgramGraph, skeleton: readonly Stag
 
   const positionOf = new Map(units.map((unit, position) => [unit.id, position]));
   const neighbours = units.map(() => [] as number[]);
-  for (const edge of graph.edges) {
-    if (edge.kind !== 'calls' && edge.kind !== 'references' && edge.kind !== 'instantiates') continue;
+  for (const edge of graph.edgesOfKinds(['calls', 'references', 'instantiates'])) {
     const from = positionOf.get(edge.from);
     const to = positionOf.get(edge.to);
     if (from === undefined || to === undefined || from === to) continue;

@@ -1,4 +1,5 @@
 import { compareText } from '../graph/order.js';
+import type { EdgeKind } from '../graph/model.js';
 import type { ProgramGraph } from '../graph/program-graph.js';
 import type { RegisterEntry, OrganizedHandbook, Stage, Stager } from './model.js';
 import { assignStagesOffline, type UnitAssignment } from './offline-stager.js';
@@ -8,7 +9,7 @@ import { findEntryPoints, orderStages } from './stage-order.js';
 import { buildOverview, describeProject, type ProjectDescription } from './overview.js';
 import { summarizeStage } from './stage-summary.js';
 
-const STAGE_EDGE_KINDS: ReadonlySet<string> = new Set(['calls', 'references', 'instantiates']);
+const STAGE_EDGE_KINDS: readonly EdgeKind[] = ['calls', 'references', 'instantiates'];
 
 /**
  * Turns per-unit stage assignments into the handbook: stages with members, entry points and
@@ -75,8 +76,7 @@ function crossStageUnits(graph: ProgramGraph, primaryStageOf: Map<string, string
   const entered = new Set<string>();
   const leaving = new Set<string>();
   const enteredCount = new Map<string, number>();
-  for (const edge of graph.edges) {
-    if (!STAGE_EDGE_KINDS.has(edge.kind)) continue;
+  for (const edge of graph.edgesOfKinds(STAGE_EDGE_KINDS)) {
     const from = primaryStageOf.get(edge.from);
     const to = primaryStageOf.get(edge.to);
     if (!from || !to || from === to) continue;

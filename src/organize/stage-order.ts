@@ -1,7 +1,8 @@
+import type { EdgeKind } from '../graph/model.js';
 import type { ProgramGraph } from '../graph/program-graph.js';
 
 const ENTRY_FILE = /(^|\/)(index|main|cli|app|bin|server|gemini|agent)\.[cm]?[jt]sx?$/;
-const WALKED: ReadonlySet<string> = new Set(['calls', 'references', 'instantiates']);
+const WALKED: readonly EdgeKind[] = ['calls', 'references', 'instantiates'];
 
 /**
  * Where execution starts: functions named `main`, and exported units of entry files (index,
@@ -10,7 +11,7 @@ const WALKED: ReadonlySet<string> = new Set(['calls', 'references', 'instantiate
  */
 export function findEntryPoints(graph: ProgramGraph, candidates: ReadonlySet<string>): string[] {
   const called = new Set<string>();
-  for (const edge of graph.edges) if (WALKED.has(edge.kind) && edge.from !== edge.to && candidates.has(edge.from)) called.add(edge.to);
+  for (const edge of graph.edgesOfKinds(WALKED)) if (edge.from !== edge.to && candidates.has(edge.from)) called.add(edge.to);
   const uncalled = graph.units.filter((unit) => candidates.has(unit.id) && !called.has(unit.id) && (unit.kind === 'function' || unit.kind === 'method' || unit.kind === 'class'));
   const named = uncalled.filter((unit) => unit.symbol === 'main' || unit.symbol.endsWith('.main') || (unit.exported && ENTRY_FILE.test(unit.file)));
   const chosen = named.length > 0 ? named : uncalled.filter((unit) => unit.exported);
@@ -26,8 +27,7 @@ export function findEntryPoints(graph: ProgramGraph, candidates: ReadonlySet<str
 export function orderStages(graph: ProgramGraph, stageIds: readonly string[], primaryStageOf: Map<string, string>, entryPoints: readonly string[]): string[] {
   const outgoing = new Map<string, number>();
   const incoming = new Map<string, number>();
-  for (const edge of graph.edges) {
-    if (edge.kind !== 'calls') continue;
+  for (const edge of graph.edgesOfKinds(['calls'])) {
     const from = primaryStageOf.get(edge.from);
     const to = primaryStageOf.get(edge.to);
     if (!from || !to || from === to) continue;

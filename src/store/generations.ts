@@ -12,8 +12,8 @@ import {
   unitSchema,
   unresolvedCallSchema,
 } from '../graph/model.js';
-import { canonicalize } from '../graph/order.js';
-import { type OrganizedHandbook, overviewSchema, type Stage, stageSchema, stagerSchema } from '../organize/model.js';
+import { canonicalize, compareText } from '../graph/order.js';
+import { type OrganizedHandbook, overviewSchema, type Stage, type StageMember, stageSchema, stagerSchema } from '../organize/model.js';
 import type { HandbookDatabase } from './open-database.js';
 import type { FileAnalysis } from '../analyze/analysis-session.js';
 import type { DeclarationDigest } from '../analyze/declaration-digest.js';
@@ -243,30 +243,47 @@ function rowChanges<T>(before: readonly T[], after: readonly T[], id: (row: T) =
 
 /** Stage members change little between syncs; rewriting only the rows that differ is most of a sync's write saved. */
 function updateMemberRows(database: HandbookDatabase, generation: number, organized: OrganizedHandbook, before?: OrganizedHandbook): void {
-  const stored = new Map<string, string>();
-  if (before) {
-    for (const stage of before.stages) for (const member of stage.members) stored.set(`${stage.id}\u0000${member.unit}`, `${member.score}\u0000${member.primary ? 1 : 0}`);
-  } else {
-    for (const row of database.prepare('SELECT stage, unit, score, is_primary FROM stage_members WHERE generation = ?').all(generation) as Array<{ stage: string; unit: string; score: number; is_primary: number }>) {
-      stored.set(`${row.stage}\u0000${row.unit}`, `${row.score}\u0000${row.is_primary}`);
-    }
-  }
   const remove = database.prepare('DELETE FROM stage_members WHERE generation = ? AND stage = ? AND unit = ?');
   const insert = database.prepare('INSERT INTO stage_members VALUES (?, ?, ?, ?, ?)');
-  for (const stage of organized.stages) {
-    for (const member of stage.members) {
-      const key = `${stage.id}\u0000${member.unit}`;
-      const value = `${member.score}\u0000${member.primary ? 1 : 0}`;
-      const previous = stored.get(key);
-      stored.delete(key);
-      if (previous === value) continue;
-      if (previous !== undefined) remove.run(generation, stage.id, member.unit);
-      insert.run(generation, stage.id, member.unit, member.score, member.primary ? 1 : 0);
+  const previous = new Map<string, readonly StageMember[]>();
+  if (before) for (const stage of before.stages) previous.set(stage.id, stage.members);
+  else {
+    const rows = database.prepare('SELECT stage, unit, score, is_primary FROM stage_members WHERE generation = ?').all(generation) as Array<{ stage: string; unit: string; score: number; is_primary: number }>;
+    for (const row of rows) {
+      const list = (previous.get(row.stage) ?? []) as StageMember[];
+      list.push({ unit: row.unit, score: row.score, primary: row.is_primary === 1 });
+      previous.set(row.stage, list);
     }
+    // SQLite orders by UTF-8 bytes; the walk below needs the members' own (UTF-16) order.
+    for (const list of previous.values()) (list as StageMember[]).sort((a, b) => compareText(a.unit, b.unit));
   }
-  for (const key of stored.keys()) {
-    const [stage, unit] = key.split('\u0000');
-    remove.run(generation, stage, unit);
+  // Both lists are in unit order (members are sorted by unit, rows read so): one walk over each finds what differs.
+  const stageIds = new Set([...previous.keys(), ...organized.stages.map((stage) => stage.id)]);
+  const current = new Map(organized.stages.map((stage) => [stage.id, stage.members]));
+  for (const stage of stageIds) {
+    const old = previous.get(stage) ?? [];
+    const now = current.get(stage) ?? [];
+    let i = 0;
+    let j = 0;
+    while (i < old.length || j < now.length) {
+      const a = old[i];
+      const b = now[j];
+      const order = a === undefined ? 1 : b === undefined ? -1 : compareText(a.unit, b.unit);
+      if (order < 0) {
+        remove.run(generation, stage, a!.unit);
+        i += 1;
+      } else if (order > 0) {
+        insert.run(generation, stage, b!.unit, b!.score, b!.primary ? 1 : 0);
+        j += 1;
+      } else {
+        if (a!.score !== b!.score || a!.primary !== b!.primary) {
+          remove.run(generation, stage, a!.unit);
+          insert.run(generation, stage, b!.unit, b!.score, b!.primary ? 1 : 0);
+        }
+        i += 1;
+        j += 1;
+      }
+    }
   }
 }
 
