@@ -70,6 +70,11 @@ export interface AnalysisChange {
   resolvedPaths: string[];
   /** Why every file was resolved again, when it was. */
   fullReason?: string;
+  /** The units of the modified and removed files as they were, and of the added and modified ones as they are: no other unit can differ. */
+  unitsBefore: Unit[];
+  unitsAfter: Unit[];
+  /** Units in the whole analysis before the refresh. */
+  unitCountBefore: number;
 }
 
 interface LiveFile {
@@ -327,6 +332,9 @@ export class AnalysisSession {
       removed: removedBefore.sort(compareText),
       resolved: toResolve.size,
       resolvedPaths: [...toResolve].sort(compareText),
+      unitsBefore: [...modified, ...removedBefore].flatMap((path) => previous?.get(path)?.units ?? []),
+      unitsAfter: [...added, ...modified].flatMap((path) => [...next.get(path)!.index.units.values()]),
+      unitCountBefore: [...(previous?.values() ?? [])].reduce((sum, file) => sum + file.units.length, 0),
     };
     if (fullReason !== undefined) change.fullReason = fullReason;
     return change;

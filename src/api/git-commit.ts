@@ -1,17 +1,47 @@
 import { execFileSync } from 'node:child_process';
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+/** The last answer per repository, with the state of the files git reads it from. */
+const answers = new Map<string, { key: string; commit: string | null }>();
+
+/**
+ * What `git rev-parse HEAD` depends on in a plain checkout: HEAD, the branch's ref file and the
+ * packed refs. A watch asks after every change; while these stand still the answer does too.
+ * Undefined when the layout is anything else (a worktree, another ref store): then git is asked.
+ */
+function headKey(root: string): string | undefined {
+  const git = path.join(root, '.git');
+  try {
+    const head = readFileSync(path.join(git, 'HEAD'), 'utf8').trim();
+    const ref = /^ref: (refs\/[^\0]+)$/.exec(head)?.[1];
+    const stamp = (file: string): string => {
+      const stats = statSync(path.join(git, file), { throwIfNoEntry: false });
+      return stats ? `${stats.mtimeMs}:${stats.size}:${stats.ino}` : '-';
+    };
+    return `${head}\u0000${ref ? stamp(ref) : ''}\u0000${stamp('packed-refs')}\u0000${stamp('HEAD')}`;
+  } catch {
+    return undefined;
+  }
+}
 
 /** The commit the working tree is on, or null outside git; the build records it for later re-syncs. */
 export function currentCommit(root: string): string | null {
+  const key = headKey(root);
+  const known = answers.get(root);
+  if (key !== undefined && known?.key === key) return known.commit;
+  let commit: string | null = null;
   try {
     const output = execFileSync('git', ['rev-parse', '--verify', '--quiet', 'HEAD'], {
       cwd: root,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore'],
       timeout: 5_000,
-    });
-    const commit = output.trim();
-    return /^[0-9a-f]{40}$/.test(commit) ? commit : null;
+    }).trim();
+    commit = /^[0-9a-f]{40}$/.test(output) ? output : null;
   } catch {
-    return null;
+    commit = null;
   }
+  if (key !== undefined) answers.set(root, { key, commit });
+  return commit;
 }

@@ -118,21 +118,18 @@ export class LiveHandbook {
     const generation = currentGenerationOrThrow(this.database);
     const { AnalysisSession } = await import('../analyze/analysis-session.js');
     let change: AnalysisChange;
-    let before: Map<string, string>;
     // Another process that wrote the handbook since (a build, a sync) leaves this session's view behind the store.
     const writtenElsewhere = this.stored !== undefined && this.stored.foreignWrites !== foreignWrites(this.database);
     if (writtenElsewhere) this.stored = undefined;
     if (!this.session || writtenElsewhere || this.refreshes >= REFRESHES_PER_SESSION || process.memoryUsage().heapUsed > HEAP_BOUND_BYTES) {
       // A fresh start reads the stored generation back; a warm session already holds it.
       const prior = readPriorAnalysis(this.database, generation.id);
-      before = unitContentKeys([...prior.values()].flatMap((file) => file.units));
       const organized = readOrganized(this.database, generation.id);
       this.stages = primaryStages(organized);
       this.project = { title: organized.overview.title, description: organized.overview.description };
       ({ session: this.session, change } = AnalysisSession.open(this.root, this.analyzeOptions(), { files: prior, compiler: this.settings.compiler }));
       this.refreshes = 0;
     } else {
-      before = unitContentKeys(this.session.units());
       change = this.session.refresh();
       this.refreshes += 1;
     }
@@ -150,12 +147,13 @@ export class LiveHandbook {
     }
 
     let fullRebuild = change.fullReason;
-    // A rebuild from scratch of the same tree has the same units, so these hold either way.
-    const present = unitContentKeys(this.session.units());
+    // Only units of changed files can differ; a rebuild from scratch of the same tree has the same units, so these hold either way.
+    const before = unitContentKeys(change.unitsBefore);
+    const present = unitContentKeys(change.unitsAfter);
     const dropped = [...before.keys()].filter((id) => !present.has(id)).length;
     const collapseShare = this.options.collapseShare ?? DEFAULT_COLLAPSE_SHARE;
-    if (fullRebuild === undefined && dropped > COLLAPSE_FLOOR && dropped > collapseShare * before.size) {
-      fullRebuild = `the change would drop ${dropped} of ${before.size} entries (over ${Math.round(collapseShare * 100)}%), so the handbook was rebuilt from scratch`;
+    if (fullRebuild === undefined && dropped > COLLAPSE_FLOOR && dropped > collapseShare * change.unitCountBefore) {
+      fullRebuild = `the change would drop ${dropped} of ${change.unitCountBefore} entries (over ${Math.round(collapseShare * 100)}%), so the handbook was rebuilt from scratch`;
       ({ session: this.session } = AnalysisSession.open(this.root, this.analyzeOptions()));
       this.refreshes = 0;
     }
