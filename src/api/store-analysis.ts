@@ -5,7 +5,7 @@ import { ProgramGraph } from '../graph/program-graph.js';
 import type { ChatProvider } from '../llm/chat-types.js';
 import type { OrganizedHandbook } from '../organize/model.js';
 import { assignStagesOffline, UnitTermCache } from '../organize/offline-stager.js';
-import { organizeHandbook } from '../organize/organize-handbook.js';
+import { organizeHandbook, type OrganizeRun } from '../organize/organize-handbook.js';
 import { describeProject } from '../organize/overview.js';
 import { searchTermsOf } from '../route/search-index.js';
 import { type FileDetails, type GenerationUpdate, type StoredRows, storedRowsOf, updateGeneration, writeGeneration } from '../store/generations.js';
@@ -23,6 +23,8 @@ export type BuildProgress = AnalysisProgress | { phase: 'organize' | 'write'; do
  */
 export class DerivedUnitCache {
   readonly stagerTerms = new UnitTermCache();
+  /** The last offline organizing run, which the next keeps when the structure it read is unchanged. */
+  organized: OrganizeRun | undefined;
   private readonly searchTerms = new Map<string, { key: string; terms: string }>();
 
   searchTermsOf(unit: Parameters<typeof searchTermsOf>[0]): string {
@@ -83,7 +85,9 @@ export async function storeAnalysis(input: StoreAnalysisInput): Promise<StoredAn
   let handbook: OrganizedHandbook;
   let modelUse: ModelUse | undefined;
   if (!provider) {
-    handbook = organizeHandbook(graph, settings.skeleton, offline, { kind: 'offline' }, project).handbook;
+    const organized = organizeHandbook(graph, settings.skeleton, offline, { kind: 'offline' }, project, cache.organized);
+    handbook = organized.handbook;
+    cache.organized = organized.run;
   } else {
     const { assignStagesWithModel } = await import('../organize/llm-stager.js');
     const { summarizeStagesWithModel } = await import('../organize/llm-summaries.js');

@@ -1,5 +1,5 @@
 import { unitContentKey } from '../graph/content-hash.js';
-import type { Unit } from '../graph/model.js';
+import type { EdgeKind, Unit } from '../graph/model.js';
 import type { ProgramGraph } from '../graph/program-graph.js';
 import { expandUnambiguous } from '../text/harness-thesaurus.js';
 import { terms } from '../text/identifier-words.js';
@@ -26,6 +26,32 @@ export interface UnitAssignment {
   stages: Array<{ stage: string; score: number }>;
 }
 
+/** The relations along which scores spread; organizing reads the same ones, by kind. */
+const LINK_KINDS: readonly EdgeKind[] = ['calls', 'instantiates', 'references'];
+
+/** What a run of the stager read besides word frequencies, and what it answered. */
+interface StagerRun {
+  units: readonly Unit[];
+  own: readonly Float64Array[];
+  /** Each placed edge as its kind and positions: kind, from, to, and again for the next edge. */
+  links: Int32Array;
+  assignments: UnitAssignment[];
+}
+
+function sameRun(run: StagerRun, units: readonly Unit[], own: readonly Float64Array[], links: Int32Array): boolean {
+  if (run.units.length !== units.length || run.links.length !== links.length) return false;
+  for (let position = 0; position < units.length; position += 1) {
+    const before = run.units[position]!;
+    const now = units[position]!;
+    if (before !== now && (before.id !== now.id || before.file !== now.file)) return false;
+    const a = run.own[position]!;
+    const b = own[position]!;
+    if (a !== b) for (let stage = 0; stage < a.length; stage += 1) if (a[stage] !== b[stage]) return false;
+  }
+  for (let at = 0; at < links.length; at += 1) if (run.links[at] !== links[at]) return false;
+  return true;
+}
+
 interface TermEntry {
   unit: Unit;
   key: string;
@@ -44,6 +70,8 @@ export class UnitTermCache {
   private readonly terms = new Map<string, TermEntry>();
   private hints = '';
   private hintsVersion = 0;
+  /** The last run's inputs past word frequencies (which `useContext` guards) and its answer. */
+  lastRun: StagerRun | undefined;
   private readonly vectors = new Map<string, { unit: Unit; key: string; imports: string; vector: Float64Array }>();
   private context = '';
 
@@ -51,6 +79,7 @@ export class UnitTermCache {
   useContext(context: string): void {
     if (context === this.context) return;
     this.vectors.clear();
+    this.lastRun = undefined;
     this.context = context;
   }
 
@@ -150,11 +179,9 @@ export function assignStagesOffline(graph: ProgramGraph, skeleton: readonly Stag
   cache.useContext(JSON.stringify([units.length, [...documentFrequency].sort((a, b) => (a[0] < b[0] ? -1 : 1)), skeleton]));
   const importsByFile = externalImportsByFile(graph.toData().files);
   const importKeys = new Map([...importsByFile].map(([file, imports]) => [file, imports.join(' ')]));
-  // One flat array of unit × stage scores: a re-sync runs this over every unit, and an array per unit per pass was most of its cost.
-  const scores = new Float64Array(units.length * stageCount);
-  units.forEach((unit, position) => {
+  const own = units.map((unit, position) => {
     const imports = importsByFile.get(unit.file) ?? [];
-    const own = cache.vectorOf(unit, importKeys.get(unit.file) ?? '', () => {
+    return cache.vectorOf(unit, importKeys.get(unit.file) ?? '', () => {
       const vector = new Float64Array(stageCount);
       for (const [term, fieldWeight] of unitTermList[position]!) {
         const hints = hintsByTerm.get(term);
@@ -167,24 +194,32 @@ export function assignStagesOffline(graph: ProgramGraph, skeleton: readonly Stag
       });
       return vector;
     });
-    scores.set(own, position * stageCount);
   });
 
-  addFilePrior(units, scores, stageCount);
-
   const positionOf = new Map(units.map((unit, position) => [unit.id, position]));
-  const neighbours = units.map(() => [] as number[]);
-  for (const edge of graph.edgesOfKinds(['calls', 'references', 'instantiates'])) {
+  const placed: number[] = [];
+  for (const edge of graph.edgesOfKinds(LINK_KINDS)) {
     const from = positionOf.get(edge.from);
     const to = positionOf.get(edge.to);
     if (from === undefined || to === undefined || from === to) continue;
-    neighbours[from]!.push(to);
-    neighbours[to]!.push(from);
+    placed.push(LINK_KINDS.indexOf(edge.kind), from, to);
   }
+  const links = Int32Array.from(placed);
+  // The same units, own scores and links as last time give the same answer: a body edit that adds no word leaves all three.
+  if (cache.lastRun && sameRun(cache.lastRun, units, own, links)) return cache.lastRun.assignments;
 
+  // One flat array of unit × stage scores: a re-sync runs this over every unit, and an array per unit per pass was most of its cost.
+  const scores = new Float64Array(units.length * stageCount);
+  own.forEach((vector, position) => scores.set(vector, position * stageCount));
+  addFilePrior(units, scores, stageCount);
+  const neighbours = units.map(() => [] as number[]);
+  for (let at = 0; at < links.length; at += 3) {
+    neighbours[links[at + 1]!]!.push(links[at + 2]!);
+    neighbours[links[at + 2]!]!.push(links[at + 1]!);
+  }
   const propagated = propagateAlongCalls(scores, neighbours, stageCount);
 
-  return units.map((unit, position) => {
+  const assignments = units.map((unit, position) => {
     const vector = propagated.subarray(position * stageCount, (position + 1) * stageCount);
     let best = 0;
     for (let stage = 1; stage < stageCount; stage += 1) if (vector[stage]! > vector[best]!) best = stage;
@@ -199,6 +234,8 @@ export function assignStagesOffline(graph: ProgramGraph, skeleton: readonly Stag
       stages: chosen.map((stage) => ({ stage: skeleton[stage]!.id, score: Math.round((vector[stage]! / total) * 1000) / 1000 })),
     };
   });
+  cache.lastRun = { units, own, links, assignments };
+  return assignments;
 }
 
 function addFilePrior(units: Unit[], scores: Float64Array, stageCount: number): void {

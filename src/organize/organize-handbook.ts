@@ -1,5 +1,5 @@
 import { compareText } from '../graph/order.js';
-import type { EdgeKind } from '../graph/model.js';
+import type { EdgeKind, Unit } from '../graph/model.js';
 import type { ProgramGraph } from '../graph/program-graph.js';
 import type { RegisterEntry, OrganizedHandbook, Stage, Stager } from './model.js';
 import { assignStagesOffline, type UnitAssignment } from './offline-stager.js';
@@ -11,9 +11,34 @@ import { summarizeStage } from './stage-summary.js';
 
 const STAGE_EDGE_KINDS: readonly EdgeKind[] = ['calls', 'references', 'instantiates'];
 
+/** What organizing read beyond the assignments, and what it wrote: what a later run with the same structure keeps. */
+export interface OrganizeRun {
+  assignments: readonly UnitAssignment[];
+  units: readonly Unit[];
+  registerShape: string[];
+  entryPoints: string[];
+  handbook: OrganizedHandbook;
+}
+
+/** The register without its lines: what stage summaries read of it. */
+function registerShape(register: readonly RegisterEntry[]): string[] {
+  return register.map((entry) => [entry.slot, entry.stages.join(' '), entry.writers.map((access) => access.unit).join(' '), entry.readers.map((access) => access.unit).join(' ')].join('\u0000'));
+}
+
+/** Whether the units read the same to entry points (kind, export, file) as last time; only units of changed files are new objects. */
+function sameUnits(before: readonly Unit[], now: readonly Unit[]): boolean {
+  return before.length === now.length && before.every((unit, position) => {
+    const other = now[position]!;
+    return unit === other || (unit.id === other.id && unit.kind === other.kind && unit.exported === other.exported && unit.file === other.file);
+  });
+}
+
 /**
  * Turns per-unit stage assignments into the handbook: stages with members, entry points and
- * exits, ordered along execution; the state register; and the overview.
+ * exits, ordered along execution; the state register; and the overview. With `previous`, the
+ * run before over the same repository: when the assignments are the very same (the stager found
+ * its inputs unchanged, calls between units included) and units and register read the same, the
+ * stages are kept and only the register's lines and the overview are new.
  */
 export function organizeHandbook(
   graph: ProgramGraph,
@@ -21,7 +46,25 @@ export function organizeHandbook(
   assignments: readonly UnitAssignment[],
   stager: Stager,
   project: ProjectDescription,
-): { handbook: OrganizedHandbook; register: RegisterEntry[] } {
+  previous?: OrganizeRun,
+): { handbook: OrganizedHandbook; register: RegisterEntry[]; run: OrganizeRun } {
+  if (previous && previous.assignments === assignments && sameUnits(previous.units, graph.units) && previous.handbook.stager.kind === stager.kind) {
+    const primaryStageOf = new Map<string, string>();
+    for (const assignment of assignments) if (assignment.stages[0]) primaryStageOf.set(assignment.unit, assignment.stages[0].stage);
+    const stages = previous.handbook.stages;
+    const register = buildStateRegister(graph, primaryStageOf, new Map(stages.map((stage) => [stage.id, stage.position])));
+    const shape = registerShape(register);
+    if (shape.length === previous.registerShape.length && shape.every((entry, position) => entry === previous.registerShape[position])) {
+      const entryPoints = previous.entryPoints;
+      const handbook: OrganizedHandbook = {
+        stager,
+        stages,
+        unassigned: previous.handbook.unassigned,
+        overview: buildOverview({ graph, stages, register, entryPoints, stager, project, unassigned: previous.handbook.unassigned.length }),
+      };
+      return { handbook, register, run: { assignments, units: graph.units, registerShape: shape, entryPoints, handbook } };
+    }
+  }
   const membersOf = new Map<string, Array<{ unit: string; score: number }>>(skeleton.map((stage) => [stage.id, []]));
   const primaryStageOf = new Map<string, string>();
   const unassigned: string[] = [];
@@ -68,7 +111,7 @@ export function organizeHandbook(
     unassigned: unassigned.sort(),
     overview: buildOverview({ graph, stages, register, entryPoints, stager, project, unassigned: unassigned.length }),
   };
-  return { handbook, register };
+  return { handbook, register, run: { assignments, units: graph.units, registerShape: registerShape(register), entryPoints, handbook } };
 }
 
 /** Which primary members are called from another stage, and which call into one. */

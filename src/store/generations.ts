@@ -243,6 +243,8 @@ function rowChanges<T>(before: readonly T[], after: readonly T[], id: (row: T) =
 
 /** Stage members change little between syncs; rewriting only the rows that differ is most of a sync's write saved. */
 function updateMemberRows(database: HandbookDatabase, generation: number, organized: OrganizedHandbook, before?: OrganizedHandbook): void {
+  // Stages kept whole from the last write (nothing they hold moved) have nothing to rewrite.
+  if (before?.stages === organized.stages) return;
   const remove = database.prepare('DELETE FROM stage_members WHERE generation = ? AND stage = ? AND unit = ?');
   const insert = database.prepare('INSERT INTO stage_members VALUES (?, ?, ?, ?, ?)');
   const previous = new Map<string, readonly StageMember[]>();

@@ -96,6 +96,29 @@ describe('a kept-open handbook that another process writes to', () => {
   }, 60_000);
 });
 
+describe('a kept-open handbook keeps its stages when nothing they read moved', () => {
+  it('still sees a unit that became exported in an entry file become an entry point, though no word or call changed', async () => {
+    const repo = copyOfFixture();
+    const database = path.join(scratchDirectory(), 'handbook.db');
+    await buildHandbook(repo, { database });
+    const live = await LiveHandbook.open(repo, { database });
+    try {
+      edit(repo, 'src/index.ts', (text) => `${text}\nfunction printUsage(): void {\n  process.stderr.write('usage');\n}\n`);
+      await live.sync();
+      await expectSameAsColdBuild(repo, database, 'an uncalled helper');
+      edit(repo, 'src/index.ts', (text) => text.replace('\nfunction printUsage(', '\nexport function printUsage('));
+      await live.sync();
+      await expectSameAsColdBuild(repo, database, 'the helper exported');
+      // A body edit that adds no word and no call: the stages are kept, the lines below it move.
+      edit(repo, 'src/index.ts', (text) => text.replace("process.stderr.write('usage');", "process.stderr.write('usage');\n  void 0;"));
+      await live.sync();
+      await expectSameAsColdBuild(repo, database, 'a body edit');
+    } finally {
+      live.close();
+    }
+  }, 60_000);
+});
+
 describe('handbook sync from the stored handbook (a new process each time)', () => {
   it('follows the same script and equals a cold build after every step', async () => {
     const repo = copyOfFixture();
