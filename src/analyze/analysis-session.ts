@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { ts } from 'ts-morph';
 import type { Edge, ProgramGraphData, Slot, SourceFileRecord, Unit, UnresolvedCall } from '../graph/model.js';
-import { canonicalize, compareText } from '../graph/order.js';
+import { canonicalize, compareEdges, compareFiles, compareSlots, compareText, compareUnits, compareUnresolved } from '../graph/order.js';
 import { shortHash } from '../graph/content-hash.js';
 import { HandbookError } from '../errors.js';
 import { changedNames, exportsChangedFrom, filesAffectedBy, importStem, isChangedDeclaration, MentionIndex, mentionsAny, movedNames } from './affected-files.js';
@@ -117,6 +117,9 @@ export class AnalysisSession {
   private setup: CompilerSetup;
   private discovery: DiscoveryResult | undefined;
   private readonly mentions = new MentionIndex();
+  /** The graph as last assembled, each file's rows in it, and the files whose rows changed since ('all' before the first). */
+  private assembled: { graph: ProgramGraphData; rows: Map<string, FileRows> } | undefined;
+  private changedSinceAssembled: Set<string> | 'all' = 'all';
 
   private constructor(
     readonly root: string,
@@ -337,6 +340,8 @@ export class AnalysisSession {
       unitCountBefore: [...(previous?.values() ?? [])].reduce((sum, file) => sum + file.units.length, 0),
     };
     if (fullReason !== undefined) change.fullReason = fullReason;
+    if (fullReason !== undefined || !previous || this.changedSinceAssembled === 'all') this.changedSinceAssembled = 'all';
+    else for (const path of [...added, ...modified, ...removedBefore, ...toResolve]) this.changedSinceAssembled.add(path);
     return change;
   }
 
@@ -479,21 +484,60 @@ export class AnalysisSession {
     }
   }
 
+  /**
+   * The whole graph in canonical order. After a refresh that changed a few files, the last graph
+   * is reused: those files' rows are taken out and their new rows merged in, so a sync does not
+   * sort every edge of the tree again. Heritage edges and slots, recomputed for the whole tree on
+   * every refresh, are assembled whole.
+   */
   graph(): ProgramGraphData {
-    const files: SourceFileRecord[] = [];
-    const units: Unit[] = [];
-    const edges: Edge[] = [...this.heritage];
     const slots = new Map<string, Slot>();
-    const unresolved: UnresolvedCall[] = [];
-    for (const file of this.files.values()) {
-      files.push(file.record);
-      for (const unit of file.index.units.values()) units.push(unit);
-      const resolution = file.resolution ?? EMPTY_RESOLUTION;
-      for (const edge of resolution.edges) edges.push(edge);
-      for (const slot of resolution.slots) slots.set(slot.id, slot);
-      for (const call of resolution.unresolved) unresolved.push(call);
+    for (const file of this.files.values()) for (const slot of (file.resolution ?? EMPTY_RESOLUTION).slots) slots.set(slot.id, slot);
+    const rows = new Map<string, FileRows>();
+    for (const [path, file] of this.files) rows.set(path, rowsOf(file));
+    const previous = this.assembled;
+    const changed = this.changedSinceAssembled;
+    let graph: ProgramGraphData;
+    if (!previous || changed === 'all') {
+      const assembled: ProgramGraphData = { files: [], units: [], edges: [...this.heritage], slots: [...slots.values()], unresolved: [] };
+      for (const row of rows.values()) {
+        assembled.files.push(row.record);
+        assembled.units.push(...row.units);
+        for (const edge of row.edges) assembled.edges.push(edge);
+        for (const call of row.unresolved) assembled.unresolved.push(call);
+      }
+      graph = canonicalize(assembled);
+    } else {
+      const gone = { records: new Set<SourceFileRecord>(), units: new Set<Unit>(), edges: new Set<Edge>(), unresolved: new Set<UnresolvedCall>() };
+      const fresh: ProgramGraphData = { files: [], units: [], edges: [...this.heritage], slots: [], unresolved: [] };
+      for (const path of changed) {
+        const before = previous.rows.get(path);
+        if (before) {
+          gone.records.add(before.record);
+          for (const unit of before.units) gone.units.add(unit);
+          for (const edge of before.edges) gone.edges.add(edge);
+          for (const call of before.unresolved) gone.unresolved.add(call);
+        }
+        const now = rows.get(path);
+        if (now) {
+          fresh.files.push(now.record);
+          fresh.units.push(...now.units);
+          for (const edge of now.edges) fresh.edges.push(edge);
+          for (const call of now.unresolved) fresh.unresolved.push(call);
+        }
+      }
+      canonicalize(fresh);
+      graph = {
+        files: mergeSorted(previous.graph.files.filter((record) => !gone.records.has(record)), fresh.files, compareFiles),
+        units: mergeSorted(previous.graph.units.filter((unit) => !gone.units.has(unit)), fresh.units, compareUnits),
+        edges: mergeSorted(previous.graph.edges.filter((edge) => !HERITAGE_KINDS.has(edge.kind) && !gone.edges.has(edge)), fresh.edges, compareEdges),
+        slots: [...slots.values()].sort(compareSlots),
+        unresolved: mergeSorted(previous.graph.unresolved.filter((call) => !gone.unresolved.has(call)), fresh.unresolved, compareUnresolved),
+      };
     }
-    return canonicalize({ files, units, edges, slots: [...slots.values()], unresolved });
+    this.assembled = { graph, rows };
+    this.changedSinceAssembled = new Set();
+    return graph;
   }
 
   statistics(): AnalysisStatistics {
@@ -545,5 +589,40 @@ function mergeIndexes(indexes: readonly UnitIndex[]): UnitIndex {
     for (const name of index.memberNames) merged.memberNames.add(name);
     for (const name of index.declaredNames) merged.declaredNames.add(name);
   }
+  return merged;
+}
+
+/** A file's rows in the graph: what `graph()` takes out when the file changes. */
+interface FileRows {
+  record: SourceFileRecord;
+  units: Unit[];
+  edges: readonly Edge[];
+  unresolved: readonly UnresolvedCall[];
+}
+
+function rowsOf(file: LiveFile): FileRows {
+  const resolution = file.resolution ?? EMPTY_RESOLUTION;
+  return { record: file.record, units: [...file.index.units.values()], edges: resolution.edges, unresolved: resolution.unresolved };
+}
+
+const HERITAGE_KINDS: ReadonlySet<string> = new Set(['extends', 'implements']);
+
+/** Merges a few sorted rows into many sorted ones: a binary search per new row instead of sorting everything again. */
+function mergeSorted<T>(many: readonly T[], few: readonly T[], compare: (a: T, b: T) => number): T[] {
+  const merged: T[] = [];
+  let from = 0;
+  for (const row of few) {
+    let low = from;
+    let high = many.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (compare(many[middle]!, row) <= 0) low = middle + 1;
+      else high = middle;
+    }
+    for (let at = from; at < low; at += 1) merged.push(many[at]!);
+    merged.push(row);
+    from = low;
+  }
+  for (let at = from; at < many.length; at += 1) merged.push(many[at]!);
   return merged;
 }
