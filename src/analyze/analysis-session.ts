@@ -157,15 +157,20 @@ export class AnalysisSession {
 
   /** Brings the analysis up to date with the tree; `full` resolves every file again (and says why). */
   refresh(full?: string): AnalysisChange {
-    const setup = createCompilerSetup(this.root);
+    const setup = createCompilerSetup(this.root, this.setup);
     let reason = full;
+    const previous = this.fileAnalyses();
     if (settingsKey(setup) !== settingsKey(this.setup)) {
       this.setup = setup;
       this.program = undefined;
+      // Module resolution follows the settings (paths, workspace packages) as much as the file set.
+      this.resolveModule = undefined;
       this.sourceFiles.clear();
+      // Every file is parsed again under the new settings, so every file is indexed again: an index points into its syntax tree.
+      this.files.clear();
       reason ??= 'compiler settings changed';
     }
-    return this.refreshAgainst(this.fileAnalyses(), reason);
+    return this.refreshAgainst(previous, reason);
   }
 
   /** Every file's analysis: for the store, and as the previous state of the next refresh. */
@@ -421,8 +426,6 @@ export class AnalysisSession {
     toResolve: Set<string>,
     progress: (progress: AnalysisProgress) => void,
   ): void {
-    const inferred = new Set<string>();
-    for (const file of files.values()) for (const id of file.inferred) inferred.add(id);
     const propagated = new Set<string>();
     const allNames = new Set(names);
     const isChanged = (id: string): boolean => propagated.has(id) || isChangedDeclaration(id, changed, names);
@@ -430,8 +433,7 @@ export class AnalysisSession {
     for (;;) {
       const incoming = new Map<string, string[]>();
       for (const file of files.values()) {
-        for (const edge of file.resolution?.edges ?? []) {
-          if (edge.kind === 'imports' || edge.from === edge.to || !inferred.has(edge.from)) continue;
+        for (const edge of inferredEdgesOf(file)) {
           const list = incoming.get(edge.to);
           if (list) list.push(edge.from);
           else incoming.set(edge.to, [edge.from]);
@@ -590,6 +592,20 @@ function mergeIndexes(indexes: readonly UnitIndex[]): UnitIndex {
     for (const name of index.declaredNames) merged.declaredNames.add(name);
   }
   return merged;
+}
+
+const inferredEdges = new WeakMap<FileResolution, readonly Edge[]>();
+
+/** The edges of a file's units without a type annotation (imports and self-edges aside): what their inferred types follow. Kept per resolution. */
+function inferredEdgesOf(file: LiveFile): readonly Edge[] {
+  const resolution = file.resolution;
+  if (!resolution) return [];
+  let edges = inferredEdges.get(resolution);
+  if (!edges) {
+    edges = file.inferred.size === 0 ? [] : resolution.edges.filter((edge) => edge.kind !== 'imports' && edge.from !== edge.to && file.inferred.has(edge.from));
+    inferredEdges.set(resolution, edges);
+  }
+  return edges;
 }
 
 /** A file's rows in the graph: what `graph()` takes out when the file changes. */

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ts } from 'ts-morph';
 import { z } from 'zod';
@@ -83,8 +83,14 @@ function packageEntryCandidates(directory: string, manifest: z.infer<typeof pack
  * repository's tsconfigs (paths, jsx) and its workspace packages; everything that would pull in
  * code outside the repository (node_modules, lib files beyond the standard library) stays out.
  */
-export function createCompilerSetup(root: string): CompilerSetup {
+export function createCompilerSetup(root: string, previous?: CompilerSetup): CompilerSetup {
   const { tsconfigs, packageJsons } = findConfigFiles(root);
+  // The setup is read from these files alone (and what their tsconfigs extend, which moves with them or never): unchanged, it stands.
+  const stamp = [...tsconfigs, ...packageJsons].map((file) => {
+    const stats = statSync(file, { throwIfNoEntry: false });
+    return `${file}\u0000${stats?.mtimeMs}\u0000${stats?.size}`;
+  }).join('\n');
+  if (previous && setupStamps.get(previous) === stamp) return previous;
   const paths: Record<string, string[]> = {};
   const outDirectories: string[] = [];
   let jsx: ts.JsxEmit | undefined;
@@ -137,10 +143,15 @@ export function createCompilerSetup(root: string): CompilerSetup {
     allowArbitraryExtensions: true,
     experimentalDecorators: true,
   };
-  return {
+  const setup: CompilerSetup = {
     options,
     tsconfigs: tsconfigs.map((file) => toRootRelative(root, file)),
     workspacePackages,
     outDirectories,
   };
+  setupStamps.set(setup, stamp);
+  return setup;
 }
+
+/** The state of the files each setup was read from. */
+const setupStamps = new WeakMap<CompilerSetup, string>();

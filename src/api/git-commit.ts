@@ -7,11 +7,22 @@ const answers = new Map<string, { key: string; commit: string | null }>();
 
 /**
  * What `git rev-parse HEAD` depends on in a plain checkout: HEAD, the branch's ref file and the
- * packed refs. A watch asks after every change; while these stand still the answer does too.
- * Undefined when the layout is anything else (a worktree, another ref store): then git is asked.
+ * packed refs; outside any repository, that there is still no `.git` from here up. A watch asks
+ * after every change; while these stand still the answer does too. Undefined when the layout is
+ * anything else (a worktree, another ref store): then git is asked.
  */
 function headKey(root: string): string | undefined {
-  const git = path.join(root, '.git');
+  let git: string | undefined;
+  for (let folder = path.resolve(root); ; folder = path.dirname(folder)) {
+    const candidate = path.join(folder, '.git');
+    const stats = statSync(candidate, { throwIfNoEntry: false });
+    if (stats?.isDirectory()) {
+      git = candidate;
+      break;
+    }
+    if (stats) return undefined;
+    if (path.dirname(folder) === folder) return 'no repository';
+  }
   try {
     const head = readFileSync(path.join(git, 'HEAD'), 'utf8').trim();
     const ref = /^ref: (refs\/[^\0]+)$/.exec(head)?.[1];
@@ -19,7 +30,7 @@ function headKey(root: string): string | undefined {
       const stats = statSync(path.join(git, file), { throwIfNoEntry: false });
       return stats ? `${stats.mtimeMs}:${stats.size}:${stats.ino}` : '-';
     };
-    return `${head}\u0000${ref ? stamp(ref) : ''}\u0000${stamp('packed-refs')}\u0000${stamp('HEAD')}`;
+    return `${git}\u0000${head}\u0000${ref ? stamp(ref) : ''}\u0000${stamp('packed-refs')}\u0000${stamp('HEAD')}`;
   } catch {
     return undefined;
   }

@@ -119,6 +119,27 @@ describe('a kept-open handbook keeps its stages when nothing they read moved', (
   }, 60_000);
 });
 
+describe('a kept-open handbook and the compiler settings', () => {
+  it('reads the tsconfig again when it changes, and resolves everything again under the new settings', async () => {
+    const repo = copyOfFixture();
+    const database = path.join(scratchDirectory(), 'handbook.db');
+    await buildHandbook(repo, { database });
+    const live = await LiveHandbook.open(repo, { database });
+    try {
+      SCRIPT[0]!.apply(repo);
+      expect((await live.sync()).fullRebuild).toBeUndefined();
+      // A new path alias: imports spelled with it resolve only under the new settings.
+      edit(repo, 'tsconfig.json', (text) => text.replace('"@harness/*": ["src/*"]', '"@harness/*": ["src/*"],\n      "@sec": ["src/security/secrets.ts"]'));
+      edit(repo, 'src/tools/truncate.ts', (text) => `import { maskSecrets as viaAlias } from '@sec';\n${text}\nexport const maskedTail = (text: string): string => viaAlias(text);\n`);
+      const summary = await live.sync();
+      expect(summary.fullRebuild).toBe('compiler settings changed');
+      await expectSameAsColdBuild(repo, database, 'a new path alias');
+    } finally {
+      live.close();
+    }
+  }, 60_000);
+});
+
 describe('handbook sync from the stored handbook (a new process each time)', () => {
   it('follows the same script and equals a cold build after every step', async () => {
     const repo = copyOfFixture();
