@@ -43,17 +43,21 @@ function editor(file, unit) {
   return { absolute, original, edited: (round) => `${before}\n    void ${round};\n${after}` };
 }
 
-const handbook = openHandbook(repo, { database });
-const sources = handbook.graph.toData().files.filter((file) => !file.test).sort((a, b) => a.size - b.size || (a.path < b.path ? -1 : 1));
-const pick = (file) => {
-  const text = readFileSync(path.join(repo, file.path), 'utf8').split('\n');
-  // A block body whose last line is its closing brace, so the inserted statement lands inside it.
-  const unit = handbook.graph.codeUnits().find((candidate) => candidate.file === file.path && (candidate.kind === 'function' || candidate.kind === 'method') &&
-    candidate.endLine > candidate.startLine + 1 && /^\s*\};?$/.test(text[candidate.endLine - 1] ?? '') && /\)\s*(:[^=]*)?\{\s*$/.test(text[candidate.startLine - 1] ?? ''));
-  return unit ? { file, unit } : undefined;
-};
-const medianFile = sources.slice(Math.floor(sources.length / 2)).map(pick).find(Boolean);
-const largestFile = [...sources].reverse().map(pick).find(Boolean);
+// The stored handbook is read only to pick the edits, and let go before timing: a watch process holds no second copy of the graph.
+const { medianFile, largestFile } = (() => {
+  const handbook = openHandbook(repo, { database });
+  const sources = handbook.graph.toData().files.filter((file) => !file.test).sort((a, b) => a.size - b.size || (a.path < b.path ? -1 : 1));
+  const pick = (file) => {
+    const text = readFileSync(path.join(repo, file.path), 'utf8').split('\n');
+    // A block body whose last line is its closing brace, so the inserted statement lands inside it.
+    const unit = handbook.graph.codeUnits().find((candidate) => candidate.file === file.path && (candidate.kind === 'function' || candidate.kind === 'method') &&
+      candidate.endLine > candidate.startLine + 1 && /^\s*\};?$/.test(text[candidate.endLine - 1] ?? '') && /\)\s*(:[^=]*)?\{\s*$/.test(text[candidate.startLine - 1] ?? ''));
+    return unit ? { file, unit } : undefined;
+  };
+  const medianFile = sources.slice(Math.floor(sources.length / 2)).map(pick).find(Boolean);
+  const largestFile = [...sources].reverse().map(pick).find(Boolean);
+  return { medianFile, largestFile };
+})();
 
 const results = [];
 const live = await LiveHandbook.open(repo, { database });

@@ -542,6 +542,21 @@ export class AnalysisSession {
     return graph;
   }
 
+  /** The rows of these files, and every heritage edge in canonical order: what an in-place update writes. */
+  rowsOfFiles(paths: Iterable<string>): { files: SourceFileRecord[]; units: Unit[]; edges: Edge[]; unresolved: UnresolvedCall[]; heritage: Edge[] } {
+    const rows = { files: [] as SourceFileRecord[], units: [] as Unit[], edges: [] as Edge[], unresolved: [] as UnresolvedCall[], heritage: [...this.heritage].sort(compareEdges) };
+    for (const path of paths) {
+      const file = this.files.get(path);
+      if (!file) continue;
+      const row = rowsOf(file);
+      rows.files.push(row.record);
+      rows.units.push(...row.units);
+      rows.edges.push(...row.edges);
+      rows.unresolved.push(...row.unresolved);
+    }
+    return rows;
+  }
+
   statistics(): AnalysisStatistics {
     const warnings: ParseWarning[] = [];
     let callSites = 0;

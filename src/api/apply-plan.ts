@@ -1,16 +1,15 @@
 import { assertRepositoryRoot } from '../analyze/repository-root.js';
 import { HandbookError } from '../errors.js';
-import type { CriterionStatus } from '../harness/exit-criteria.js';
 import { locatorId } from '../harness/exit-criteria.js';
 import type { TaskSpecInput } from '../harness/task.js';
 import type { EditPlan } from '../plan/edit-plan.js';
 import { gatePlan } from '../plan/plan-gate.js';
 import { loadPlan } from '../plan/plan-store.js';
-import { handbookStatus } from './handbook-status.js';
-import { syncHandbook, type SyncSummary } from './live-handbook.js';
+import type { SyncSummary } from './live-handbook.js';
+import { startPlanRun } from './plan-run.js';
 import { runTask, type RunTaskOptions, type RunTaskResult } from './run-task.js';
 
-export type ApplyOptions = Omit<RunTaskOptions, 'task'> & { database?: string };
+export type ApplyOptions = Omit<RunTaskOptions, 'task' | 'plan' | 'extraCriteria'> & { database?: string };
 
 export interface ApplyResult {
   plan: string;
@@ -24,7 +23,8 @@ export interface ApplyResult {
  * the task is complete only when the plan's checks pass, every target changed, the repository
  * type-checks (when it has a tsconfig) and no handbook entry was lost. The plan is checked
  * against the live repository first and refused if it went stale. On COMPLETE the acceptance
- * record is written by the loop and the handbook re-syncs from the diff.
+ * record is written by the loop and the handbook re-syncs from the diff; a run interrupted and
+ * resumed (`handbook resume`) does the same, from the baseline its run record keeps.
  */
 export async function applyPlan(repo: string, reference: string, options: ApplyOptions): Promise<ApplyResult> {
   const root = assertRepositoryRoot(repo);
@@ -33,21 +33,9 @@ export async function applyPlan(repo: string, reference: string, options: ApplyO
   const stale = await gatePlan(root, plan);
   if (stale.length > 0) throw new HandbookError('INVALID_INPUT', `plan ${plan.id} went stale since it was made: ${stale[0]}${stale.length > 1 ? ` (and ${stale.length - 1} more)` : ''}`, 'make a new plan with `handbook plan`');
 
-  const database = options.database ? { database: options.database } : {};
-  const frozenBefore = new Set((await handbookStatus(root, database)).frozen.map((entry) => entry.unit));
-  const noNewFrozen = async (): Promise<CriterionStatus[]> => {
-    const lost = (await handbookStatus(root, database)).frozen.filter((entry) => !frozenBefore.has(entry.unit));
-    return [
-      {
-        id: 'no-new-frozen',
-        satisfied: lost.length === 0,
-        detail: lost.length === 0 ? 'no handbook entry was lost' : `handbook entries can no longer be found (renamed or removed?): ${lost.slice(0, 5).map((entry) => `${entry.unit} (${entry.reason})`).join('; ')}`,
-      },
-    ];
-  };
-  const run = await runTask(root, { ...options, task: taskOf(plan), extraCriteria: noNewFrozen });
-  if (run.state !== 'COMPLETE') return { plan: plan.id, run };
-  return { plan: plan.id, run, sync: await syncHandbook(root, database) };
+  const planRun = await startPlanRun(root, plan.id, options.database);
+  const run = await runTask(root, { ...options, task: taskOf(plan), plan: planRun });
+  return { plan: plan.id, run, ...(run.sync ? { sync: run.sync } : {}) };
 }
 
 /** The plan as a harness task: its words for the model, its scope and checks as data for the harness. */

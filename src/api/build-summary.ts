@@ -56,11 +56,13 @@ export function summarize(
   analysis: AnalysisResult,
   handbook: OrganizedHandbook,
   details: { database: string; generation: number; commit: string | null; durationMs: number; stagerMs: number; model?: ModelUse },
+  /** Edges per kind when the caller has counted them already (its program graph keeps edges by kind). */
+  edgeCount?: (kind: EdgeKind) => number,
 ): BuildSummary {
   const units = Object.fromEntries(UNIT_KINDS.map((kind) => [kind, 0])) as Record<UnitKind, number>;
   for (const unit of analysis.graph.units) units[unit.kind] += 1;
-  const edges = Object.fromEntries(EDGE_KINDS.map((kind) => [kind, 0])) as Record<EdgeKind, number>;
-  for (const edge of analysis.graph.edges) edges[edge.kind] += 1;
+  const edges = Object.fromEntries(EDGE_KINDS.map((kind) => [kind, edgeCount?.(kind) ?? 0])) as Record<EdgeKind, number>;
+  if (!edgeCount) for (const edge of analysis.graph.edges) edges[edge.kind] += 1;
   const reasons = { external: 0, dynamic: 0, unknown: 0 };
   for (const call of analysis.graph.unresolved) reasons[call.reason] += 1;
   const { callSites, resolvedCalls } = analysis.statistics;

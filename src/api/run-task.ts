@@ -10,6 +10,8 @@ import { OperationLog } from '../harness/operation-log.js';
 import { openRunMemory, type RunMemory } from '../store/run-memory.js';
 import { readJsonInput } from '../text/read-json-input.js';
 import { handbookSearch } from './handbook-search.js';
+import type { SyncSummary } from './live-handbook.js';
+import { noNewFrozen, planRunSchema, syncAfterPlanRun, type PlanRun } from './plan-run.js';
 import { stampedId } from './time-stamp.js';
 import { EventStream, type EventListener, type HarnessEvent } from '../harness/events.js';
 import { ExitCriteriaVerifier, fileBaselines } from '../harness/exit-criteria.js';
@@ -33,8 +35,10 @@ export interface RunTaskOptions {
   provider?: ChatProvider;
   /** The search tool's backend (default: the handbook's `ask`, when the repository has a handbook). */
   search?: SearchFunction;
-  /** Exit criteria the caller judges itself (apply: no handbook entry frozen by the change). */
+  /** Exit criteria the caller judges itself. */
   extraCriteria?: HarnessRunOptions['extraCriteria'];
+  /** The edit plan this run carries out (apply): kept in the run record, so a resumed run judges and re-syncs as apply does. */
+  plan?: PlanRun;
   /** Switches harness components off, for the ablation lab only. */
   components?: HarnessRunOptions['components'];
   toolMode?: ToolMode;
@@ -56,15 +60,17 @@ export interface RunTaskOptions {
 export interface RunTaskResult extends HarnessRunResult {
   /** The run's JSONL event log. */
   eventLog: string;
+  /** A plan run that completed: the handbook brought up to date from the change. */
+  sync?: SyncSummary;
 }
 
-export type ResumeTaskOptions = Omit<RunTaskOptions, 'task' | 'model' | 'toolMode' | 'toolSet'> & {
+export type ResumeTaskOptions = Omit<RunTaskOptions, 'task' | 'model' | 'toolMode' | 'toolSet' | 'plan'> & {
   /** The model for the rest of the run (default: the one the run started with). */
   model?: string;
 };
 
 /** What a run needs to be resumed, written when it starts. */
-const runRecordSchema = z.object({ task: taskSpecSchema, model: z.string(), toolMode: z.enum(TOOL_MODES), toolSet: z.enum(['executor', 'planner']) });
+const runRecordSchema = z.object({ task: taskSpecSchema, model: z.string(), toolMode: z.enum(TOOL_MODES), toolSet: z.enum(['executor', 'planner']), plan: planRunSchema.optional() });
 
 /**
  * Runs a task in a repository with a model, through the embedded harness loop, logging every
@@ -86,7 +92,13 @@ export async function runTask(repo: string, options: RunTaskOptions): Promise<Ru
   if (!TOOL_MODES.includes(toolMode)) throw new HandbookError('INVALID_INPUT', `unknown tool mode "${String(toolMode)}"`, `use one of ${TOOL_MODES.join(', ')}`);
   // Must-change files are judged against the task's start, which a resumed run must still know.
   const baselines = fileBaselines(new Workspace(root), task.exitCriteria.filesMustChange);
-  const record = { task: { ...task, exitCriteria: { ...task.exitCriteria, fileBaselines: baselines } }, model: options.model, toolMode, toolSet: options.toolSet ?? 'executor' } as const;
+  const record = {
+    task: { ...task, exitCriteria: { ...task.exitCriteria, fileBaselines: baselines } },
+    model: options.model,
+    toolMode,
+    toolSet: options.toolSet ?? 'executor',
+    ...(options.plan ? { plan: options.plan } : {}),
+  } as const;
   const folder = path.join(runsFolder(root, options), stampedId());
   mkdirSync(folder, { recursive: true });
   writeFileSync(path.join(folder, 'run.json'), `${JSON.stringify(record, null, 2)}\n`);
@@ -128,12 +140,16 @@ async function execute(
   events.on((event) => log.append(event));
   if (options.onEvent) events.on(options.onEvent);
 
+  const extraCriteria = options.extraCriteria ?? (record.plan ? noNewFrozen(root, record.plan) : undefined);
   const memory = openRunMemory(path.join(folder, 'memory.db'));
+  let result: HarnessRunResult;
   try {
-    return { ...(await runInFolder(memory)), eventLog: log.file };
+    result = await runInFolder(memory);
   } finally {
     memory.close();
   }
+  if (result.state !== 'COMPLETE' || !record.plan) return { ...result, eventLog: log.file };
+  return { ...result, eventLog: log.file, sync: await syncAfterPlanRun(root, record.plan) };
 
   function runInFolder(memory: RunMemory): Promise<HarnessRunResult> {
     return runHarnessTask({
@@ -155,7 +171,7 @@ async function execute(
       ...(options.commandTimeoutMs === undefined ? {} : { commandTimeoutMs: options.commandTimeoutMs }),
       memory,
       ...(options.components ? { components: options.components } : {}),
-      ...(options.extraCriteria ? { extraCriteria: options.extraCriteria } : {}),
+      ...(extraCriteria ? { extraCriteria } : {}),
     });
   }
 }

@@ -132,12 +132,13 @@ export async function storeAnalysis(input: StoreAnalysisInput): Promise<StoredAn
         durationMs: Math.round(performance.now() - input.started),
         stagerMs,
         ...(modelUse ? { model: modelUse } : {}),
-      });
+      }, (kind) => graph.edgeCount(kind));
       return summary;
     },
   };
-  if (input.update) updateGeneration(database, input.update.generation, analysis.graph, handbook, searchTerms, input.update, details);
+  const rows = input.update ? session.rowsOfFiles(input.update.replaceFiles) : undefined;
+  if (input.update) updateGeneration(database, input.update.generation, analysis.graph, handbook, searchTerms, { ...input.update, rows: rows! }, details);
   else writeGeneration(database, analysis.graph, handbook, searchTerms, details);
   input.onProgress?.({ phase: 'write', done: 1, total: 1 });
-  return { summary: summary!, graph: analysis.graph, handbook, rows: storedRowsOf(analysis.graph, handbook) };
+  return { summary: summary!, graph: analysis.graph, handbook, rows: storedRowsOf(analysis.graph, handbook, rows?.heritage) };
 }

@@ -359,14 +359,18 @@ export function createProgram(): Command {
     .option('--json', 'print the result as JSON on stdout')
     .action(async (runId: string, raw: unknown) => {
       const options = parseOptions(resumeOptionsSchema, raw);
-      await runWithSignals(options, (common) =>
-        resumeTask(options.repo, runId, {
+      // A resumed apply re-syncs the handbook when it completes, as apply does.
+      let sync: RunTaskResult['sync'];
+      await runWithSignals(options, async (common) => {
+        const result = await resumeTask(options.repo, runId, {
           ...(options.model ? { model: options.model } : {}),
           ...(options.escalate ? { escalate: options.escalate } : {}),
           ...(options.policy ? { policy: options.policy } : {}),
           ...common,
-        }),
-      );
+        });
+        sync = result.sync;
+        return result;
+      }, undefined, () => (sync ? formatSync(sync) : undefined));
     });
 
   readOptions(program.command('overview').description('what the harness is, its stages in order, entry points and the state that couples stages'))

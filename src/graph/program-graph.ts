@@ -111,6 +111,11 @@ export class ProgramGraph {
     return [...new Set(kinds)].sort().flatMap((kind) => this.byKind.get(kind) ?? []);
   }
 
+  /** How many edges of each kind, all edges counted (a pass over every edge costs a sync more than this lookup). */
+  edgeCount(kind: EdgeKind): number {
+    return this.byKind.get(kind)?.length ?? 0;
+  }
+
   get unresolved(): readonly UnresolvedCall[] {
     return this.data.unresolved;
   }

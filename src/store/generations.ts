@@ -5,6 +5,8 @@ import {
   edgeSchema,
   type EdgeKind,
   type Slot,
+  type SourceFileRecord,
+  type UnresolvedCall,
   type ProgramGraphData,
   slotSchema,
   sourceFileSchema,
@@ -94,6 +96,11 @@ export interface GenerationUpdate {
   /** Units whose search terms are replaced: added, changed or removed. */
   replaceTerms: ReadonlySet<string>;
   /**
+   * The replaced files' rows and every heritage edge, when the caller has them at hand (a
+   * kept-open analysis): otherwise they are picked out of the whole graph.
+   */
+  rows?: { files: SourceFileRecord[]; units: Unit[]; edges: Edge[]; unresolved: UnresolvedCall[]; heritage: Edge[] };
+  /**
    * What the generation's whole-tree rows (slots, heritage edges, stage members) hold now, when
    * the caller knows it (it wrote them last and nobody wrote since): only the rows that differ
    * are rewritten, instead of reading the members back and rewriting every slot.
@@ -109,8 +116,8 @@ export interface StoredRows {
 }
 
 /** The whole-tree rows of a graph and handbook, as `updateGeneration` diffs them next time. */
-export function storedRowsOf(graph: ProgramGraphData, organized: OrganizedHandbook): StoredRows {
-  return { slots: graph.slots, heritage: graph.edges.filter((edge) => HERITAGE_KINDS.has(edge.kind)), organized };
+export function storedRowsOf(graph: ProgramGraphData, organized: OrganizedHandbook, heritage?: Edge[]): StoredRows {
+  return { slots: graph.slots, heritage: heritage ?? graph.edges.filter((edge) => HERITAGE_KINDS.has(edge.kind)), organized };
 }
 
 /** Heritage edges are recomputed for the whole tree on every sync, so they are stored and replaced apart from any file's rows. */
@@ -131,8 +138,7 @@ export function updateGeneration(
   update: GenerationUpdate,
   details: { commit: string | null; createdAt: string; settings: unknown; files: ReadonlyMap<string, FileDetails>; summary: (generation: number) => unknown },
 ): number {
-  const fileOfUnit = new Map(graph.units.map((unit) => [unit.id, unit.file]));
-  const replaced = (unitId: string): boolean => update.replaceFiles.has(fileOfUnit.get(unitId) ?? '');
+  const rows = update.rows ?? replacedRows(graph, update.replaceFiles);
   const statement = {
     deleteEdges: database.prepare('DELETE FROM edges WHERE generation = ? AND source IN (SELECT id FROM units WHERE generation = ? AND file = ?)'),
     deleteUnresolved: database.prepare('DELETE FROM unresolved WHERE generation = ? AND source IN (SELECT id FROM units WHERE generation = ? AND file = ?)'),
@@ -142,7 +148,7 @@ export function updateGeneration(
     insertTerms: database.prepare('INSERT INTO search_terms VALUES (?, ?, ?)'),
   };
   const stored = update.stored;
-  const heritage = graph.edges.filter((edge) => HERITAGE_KINDS.has(edge.kind));
+  const heritage = rows.heritage;
   const changedHeritage = stored ? !sameRows(stored.heritage, heritage, edgeRowKey) : true;
   const slots = stored ? rowChanges(stored.slots, graph.slots, (slot) => slot.id, slotRowKey) : undefined;
   database.transaction(() => {
@@ -158,14 +164,16 @@ export function updateGeneration(
       for (const id of slots.removed) removeSlot.run(generation, id);
     }
     for (const table of [...(slots ? [] : ['slots']), 'stages', 'handbooks']) database.prepare(`DELETE FROM ${table} WHERE generation = ?`).run(generation);
+    // A replaced file's rows went with it, its heritage edges among them.
+    const replacedUnits = new Set(rows.units.map((unit) => unit.id));
+    const fileHeritage = changedHeritage ? [] : heritage.filter((edge) => replacedUnits.has(edge.from));
     insertGraphRows(database, generation, {
-      files: graph.files.filter((file) => update.replaceFiles.has(file.path)),
-      units: graph.units.filter((unit) => update.replaceFiles.has(unit.file)),
-      // A replaced file's rows went with it, its heritage edges among them.
-      edges: graph.edges.filter((edge) => replaced(edge.from) || (changedHeritage && HERITAGE_KINDS.has(edge.kind))),
+      files: rows.files,
+      units: rows.units,
+      edges: [...rows.edges, ...(changedHeritage ? heritage : fileHeritage)],
       slots: slots ? slots.written : graph.slots,
-      unresolved: graph.unresolved.filter((call) => replaced(call.from)),
-    }, details.files, (rows, write) => { for (const row of rows) write(row); });
+      unresolved: rows.unresolved,
+    }, details.files, (list, write) => { for (const row of list) write(row); });
     writeStageRows(database, generation, organized);
     updateMemberRows(database, generation, organized, stored?.organized);
     for (const unit of update.replaceTerms) {
@@ -181,6 +189,19 @@ export function updateGeneration(
 }
 
 type RowWriter = <T>(rows: readonly T[], write: (row: T) => void) => void;
+
+/** The rows of some files (heritage edges aside) and every heritage edge, picked out of the whole graph. */
+function replacedRows(graph: ProgramGraphData, files: ReadonlySet<string>): NonNullable<GenerationUpdate['rows']> {
+  const fileOfUnit = new Map(graph.units.map((unit) => [unit.id, unit.file]));
+  const replaced = (unitId: string): boolean => files.has(fileOfUnit.get(unitId) ?? '');
+  return {
+    files: graph.files.filter((file) => files.has(file.path)),
+    units: graph.units.filter((unit) => files.has(unit.file)),
+    edges: graph.edges.filter((edge) => !HERITAGE_KINDS.has(edge.kind) && replaced(edge.from)),
+    unresolved: graph.unresolved.filter((call) => replaced(call.from)),
+    heritage: graph.edges.filter((edge) => HERITAGE_KINDS.has(edge.kind)),
+  };
+}
 
 function insertGraphRows(database: HandbookDatabase, generation: number, graph: ProgramGraphData, fileDetails: ReadonlyMap<string, FileDetails>, each: RowWriter): void {
   const insertFile = database.prepare(

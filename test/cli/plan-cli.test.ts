@@ -1,8 +1,10 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { copyOfTaskFixture } from '../helpers/harness-run.js';
-import { CLI, PROJECT_ROOT } from '../helpers/paths.js';
+import { readEventLog } from '../../src/index.js';
+import { act, call, copyOfTaskFixture, eventsOnceThere, writeScript } from '../helpers/harness-run.js';
+import { CLI, PROJECT_ROOT, scratchDirectory } from '../helpers/paths.js';
 
 function handbook(args: string[]) {
   const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -34,6 +36,47 @@ describe('handbook plan and apply', () => {
     expect(status.code).toBe(0);
     expect(status.stdout).toMatch(/accepted {3}run \S+: valid/);
   });
+
+  it('an apply killed mid-run and resumed still judges "no entry lost" against its start, and re-syncs the handbook when it completes', async () => {
+    const repo = copyOfTaskFixture();
+    expect(handbook(['build', repo, '--no-progress']).code).toBe(0);
+    const plan = JSON.parse(handbook(['plan', 'mask secrets in every capture path', '--repo', repo, '--json']).stdout) as { id: string; status: string };
+    expect(plan.status).toBe('accepted');
+    const policy = path.join(scratchDirectory(), 'policy.json');
+    writeFileSync(policy, JSON.stringify({ tools: { run_command: 'auto' } }));
+    const fixRedact = call('edit_file', { path: 'src/redact.js', old_text: '  return text;\n', new_text: "  return text.replace(/sk-[A-Za-z0-9]{8,}/g, 'sk-***');\n" });
+    const readAll = ['src/redact.js', 'src/capture.js', 'src/transcript.js'].map((file) => call('read_file', { path: file }));
+    const first = writeScript([act(...readAll), act(fixRedact), act(call('run_command', { command: 'sleep 4' })), act(call('task_blocked', { reason: 'unreachable' }))]);
+    const child = spawn(process.execPath, [CLI, 'apply', plan.id, '--repo', repo, '--model', `script:${first}`, '--policy', policy, '--yes', '--quiet'], { stdio: 'ignore' });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    const { runId } = await eventsOnceThere(repo, (events) => events.some((event) => event.type === 'tool_proposed' && JSON.stringify(event.arguments).includes('sleep 4')));
+    child.kill('SIGKILL');
+    await exited;
+    const record = JSON.parse(readFileSync(path.join(repo, '.handbook', 'runs', runId, 'run.json'), 'utf8')) as { plan?: { id: string; frozenBefore: string[] } };
+    expect(record.plan).toEqual({ id: plan.id, frozenBefore: [] });
+
+    // The resumed model first renames a function the handbook knows: completion is refused for the lost entry, then it puts the name back.
+    const rename = (from: string, to: string) => call('edit_file', { path: 'src/capture.js', old_text: `export function ${from}(`, new_text: `export function ${to}(` });
+    const second = writeScript([
+      act(...readAll),
+      act(call('edit_file', { path: 'src/transcript.js', old_text: '/**\n * Captures a model turn', new_text: "import { redact } from './redact.js';\n\n/**\n * Captures a model turn" })),
+      act(call('edit_file', { path: 'src/transcript.js', old_text: '  transcript.push(text);\n', new_text: '  transcript.push(redact(text));\n' })),
+      act(call('edit_file', { path: 'src/capture.js', old_text: '  return { tool, output: redact(output) };\n', new_text: '  return { tool: redact(tool), output: redact(output) };\n' })),
+      act(rename('captureToolOutput', 'grabToolOutput')),
+      act(call('task_complete', { summary: 'done' })),
+      act(rename('grabToolOutput', 'captureToolOutput')),
+      act(call('task_complete', { summary: 'every capture path masks keys' })),
+    ]);
+    const resumed = handbook(['resume', runId, '--repo', repo, '--model', `script:${second}`, '--policy', policy, '--json', '--quiet']);
+    expect(resumed.stderr).toBe('');
+    expect(resumed.code).toBe(0);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ runId, state: 'COMPLETE', sync: { upToDate: false, entries: { removed: 0 } } });
+    const rejected = readEventLog(path.join(repo, '.handbook', 'runs', runId, 'events.jsonl')).filter((event) => event.type === 'complete_rejected');
+    expect(JSON.stringify(rejected)).toContain('handbook entries can no longer be found (renamed or removed?): src/capture.js#captureToolOutput');
+    const status = handbook(['status', repo]);
+    expect(status.code).toBe(0);
+    expect(status.stdout).toMatch(/accepted {3}run \S+: valid/);
+  }, 60_000);
 
   it('exits 11 for a plan the gate rejects, and 2 for a plan that does not exist', () => {
     const repo = copyOfTaskFixture();

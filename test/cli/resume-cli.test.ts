@@ -1,10 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { Journal, readEventLog, type HarnessEvent } from '../../src/index.js';
-import { act, call, copyOfTaskFixture, FIX_REDACT, READ_REDACT, writeScript } from '../helpers/harness-run.js';
+import { Journal, readEventLog } from '../../src/index.js';
+import { act, call, copyOfTaskFixture, eventsOnceThere, FIX_REDACT, READ_REDACT, writeScript } from '../helpers/harness-run.js';
 import { CLI, scratchDirectory } from '../helpers/paths.js';
 
 const MIGRATE = call('run_command', { command: 'echo migrated >> effects.log' });
@@ -13,20 +12,6 @@ const NOTES = call('create_file', { path: 'notes.txt', content: 'masking notes\n
 function handbook(args: string[]) {
   const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'] });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-
-async function eventsOnceThere(repo: string, done: (events: HarnessEvent[]) => boolean): Promise<{ runId: string; events: HarnessEvent[] }> {
-  const runs = path.join(repo, '.handbook', 'runs');
-  for (let waited = 0; waited < 30_000; waited += 50) {
-    const runId = existsSync(runs) ? readdirSync(runs)[0] : undefined;
-    const log = runId ? path.join(runs, runId, 'events.jsonl') : undefined;
-    if (runId && log && existsSync(log)) {
-      const events = readEventLog(log);
-      if (done(events)) return { runId, events };
-    }
-    await sleep(50);
-  }
-  throw new Error('the run never got there');
 }
 
 describe('handbook resume', () => {

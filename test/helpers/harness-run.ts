@@ -1,6 +1,7 @@
-import { cpSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { runTask, type HarnessEvent, type RunTaskOptions, type RunTaskResult, type TaskSpecInput } from '../../src/index.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { readEventLog, runTask, type HarnessEvent, type RunTaskOptions, type RunTaskResult, type TaskSpecInput } from '../../src/index.js';
 import { PROJECT_ROOT, scratchDirectory } from './paths.js';
 
 export const TASK_FIXTURE = path.join(PROJECT_ROOT, 'fixtures', 'task-repo');
@@ -69,3 +70,18 @@ export async function runScripted(
 export const READ_REDACT = call('read_file', { path: 'src/redact.js' });
 export const FIX_REDACT = call('edit_file', { path: 'src/redact.js', old_text: BROKEN_LINE, new_text: FIXED_LINE });
 export const COMPLETE = call('task_complete', { summary: 'redact now masks sk- keys' });
+
+/** Waits until the repository's first run has logged what `done` looks for; for killing a run at a known point. */
+export async function eventsOnceThere(repo: string, done: (events: HarnessEvent[]) => boolean): Promise<{ runId: string; events: HarnessEvent[] }> {
+  const runs = path.join(repo, '.handbook', 'runs');
+  for (let waited = 0; waited < 30_000; waited += 50) {
+    const runId = existsSync(runs) ? readdirSync(runs)[0] : undefined;
+    const log = runId ? path.join(runs, runId, 'events.jsonl') : undefined;
+    if (runId && log && existsSync(log)) {
+      const events = readEventLog(log);
+      if (done(events)) return { runId, events };
+    }
+    await sleep(50);
+  }
+  throw new Error('the run never got there');
+}
