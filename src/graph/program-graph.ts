@@ -32,29 +32,59 @@ export class ProgramGraph {
   /** Built on first use: a sync builds a graph to place units in stages and never looks units up by file or name. */
   private byFile: Map<string, Unit[]> | undefined;
   private bySymbol: Map<string, Unit[]> | undefined;
-  private readonly outgoing = new Map<string, Edge[]>();
   private readonly byKind = new Map<EdgeKind, Edge[]>();
-  private readonly incoming = new Map<string, Edge[]>();
+  /**
+   * Adjacency, built on first use: all relations (for `outEdges`, `inEdges`, `neighbourhood`),
+   * and one kind at a time for the single-kind queries (callers, writers, ...), so a sync that
+   * only asks for writers and readers never indexes the calls.
+   */
+  private adjacency: { outgoing: Map<string, Edge[]>; incoming: Map<string, Edge[]> } | undefined;
+  private readonly adjacencyByKind = new Map<EdgeKind, { outgoing: Map<string, Edge[]>; incoming: Map<string, Edge[]> }>();
   private graphology: MultiDirectedGraphType<NodeAttributes, EdgeAttributes> | undefined;
 
   constructor(data: ProgramGraphData) {
     this.data = data;
     for (const unit of data.units) this.unitsById.set(unit.id, unit);
     for (const slot of data.slots) this.slotsById.set(slot.id, slot);
-    const units = this.unitsById;
-    const slots = this.slotsById;
     for (const edge of data.edges) {
       const ofKind = this.byKind.get(edge.kind);
       if (ofKind) ofKind.push(edge);
       else this.byKind.set(edge.kind, [edge]);
-      if ((!units.has(edge.from) && !slots.has(edge.from)) || (!units.has(edge.to) && !slots.has(edge.to))) continue;
-      const out = this.outgoing.get(edge.from);
-      if (out) out.push(edge);
-      else this.outgoing.set(edge.from, [edge]);
-      const into = this.incoming.get(edge.to);
-      if (into) into.push(edge);
-      else this.incoming.set(edge.to, [edge]);
     }
+  }
+
+  /** Out- and in-lists of edges whose ends are both in the graph, in the order given. */
+  private index(edges: Iterable<Edge>): { outgoing: Map<string, Edge[]>; incoming: Map<string, Edge[]> } {
+    const outgoing = new Map<string, Edge[]>();
+    const incoming = new Map<string, Edge[]>();
+    const units = this.unitsById;
+    const slots = this.slotsById;
+    for (const edge of edges) {
+      if ((!units.has(edge.from) && !slots.has(edge.from)) || (!units.has(edge.to) && !slots.has(edge.to))) continue;
+      const out = outgoing.get(edge.from);
+      if (out) out.push(edge);
+      else outgoing.set(edge.from, [edge]);
+      const into = incoming.get(edge.to);
+      if (into) into.push(edge);
+      else incoming.set(edge.to, [edge]);
+    }
+    return { outgoing, incoming };
+  }
+
+  private get outgoing(): Map<string, Edge[]> {
+    this.adjacency ??= this.index(this.data.edges);
+    return this.adjacency.outgoing;
+  }
+
+  private get incoming(): Map<string, Edge[]> {
+    this.adjacency ??= this.index(this.data.edges);
+    return this.adjacency.incoming;
+  }
+
+  private adjacencyOf(kind: EdgeKind): { outgoing: Map<string, Edge[]>; incoming: Map<string, Edge[]> } {
+    let adjacency = this.adjacencyByKind.get(kind);
+    if (!adjacency) this.adjacencyByKind.set(kind, (adjacency = this.index(this.byKind.get(kind) ?? [])));
+    return adjacency;
   }
 
   /**
@@ -189,24 +219,24 @@ export class ProgramGraph {
   }
 
   callers(id: string): Neighbour[] {
-    return this.related(id, 'in', ['calls']);
+    return this.related(id, 'in', 'calls');
   }
 
   callees(id: string): Neighbour[] {
-    return this.related(id, 'out', ['calls']);
+    return this.related(id, 'out', 'calls');
   }
 
   /** Units that pass this unit by reference (callbacks, registered handlers). */
   referrers(id: string): Neighbour[] {
-    return this.related(id, 'in', ['references']);
+    return this.related(id, 'in', 'references');
   }
 
   writers(slotId: string): StateAccess[] {
-    return this.related(slotId, 'in', ['writes']);
+    return this.related(slotId, 'in', 'writes');
   }
 
   readers(slotId: string): StateAccess[] {
-    return this.related(slotId, 'in', ['reads']);
+    return this.related(slotId, 'in', 'reads');
   }
 
   /** Units within `hops` steps along any relation but containment, nearest first, then by id. */
@@ -232,11 +262,11 @@ export class ProgramGraph {
     return [...distance].map(([node, steps]) => ({ id: node, distance: steps })).sort((a, b) => a.distance - b.distance || (a.id < b.id ? -1 : 1));
   }
 
-  private related(id: string, direction: 'in' | 'out', kinds: EdgeKind[]): Neighbour[] {
-    const edges = (direction === 'in' ? this.incoming : this.outgoing).get(id) ?? [];
+  private related(id: string, direction: 'in' | 'out', kind: EdgeKind): Neighbour[] {
+    const adjacency = this.adjacencyOf(kind);
+    const edges = (direction === 'in' ? adjacency.incoming : adjacency.outgoing).get(id) ?? [];
     const found: Neighbour[] = [];
     for (const edge of edges) {
-      if (!kinds.includes(edge.kind)) continue;
       const unit = this.unitsById.get(direction === 'in' ? edge.from : edge.to);
       if (!unit) continue;
       const neighbour: Neighbour = { unit, lines: edge.lines };
@@ -245,6 +275,7 @@ export class ProgramGraph {
     }
     return found.sort((a, b) => (a.unit.id < b.unit.id ? -1 : a.unit.id > b.unit.id ? 1 : 0));
   }
+
 }
 
 /** A unit can be named by its full symbol path or by its last segment. */
