@@ -67,13 +67,22 @@ describe('sync gives what a cold build gives', () => {
   });
 });
 
+/** A fresh copy of the fixture, built, with a handbook kept open on it for the length of `use`. */
+async function withKeptOpenHandbook(use: (repo: string, database: string, live: LiveHandbook) => Promise<void>): Promise<void> {
+  const repo = copyOfFixture();
+  const database = path.join(scratchDirectory(), 'handbook.db');
+  await buildHandbook(repo, { database });
+  const live = await LiveHandbook.open(repo, { database });
+  try {
+    await use(repo, database, live);
+  } finally {
+    live.close();
+  }
+}
+
 describe('a kept-open handbook that another process writes to', () => {
   it('notices the foreign write and starts again from the store instead of trusting what it wrote last', async () => {
-    const repo = copyOfFixture();
-    const database = path.join(scratchDirectory(), 'handbook.db');
-    await buildHandbook(repo, { database });
-    const live = await LiveHandbook.open(repo, { database });
-    try {
+    await withKeptOpenHandbook(async (repo, database, live) => {
       SCRIPT[0]!.apply(repo);
       await live.sync();
       // Another connection (a `handbook sync` process) stores an edit that is then undone before the kept-open
@@ -90,19 +99,13 @@ describe('a kept-open handbook that another process writes to', () => {
       SCRIPT[2]!.apply(repo);
       await live.sync();
       await expectSameAsColdBuild(repo, database, 'after a foreign rebuild');
-    } finally {
-      live.close();
-    }
+    });
   }, 60_000);
 });
 
 describe('a kept-open handbook keeps its stages when nothing they read moved', () => {
   it('still sees a unit that became exported in an entry file become an entry point, though no word or call changed', async () => {
-    const repo = copyOfFixture();
-    const database = path.join(scratchDirectory(), 'handbook.db');
-    await buildHandbook(repo, { database });
-    const live = await LiveHandbook.open(repo, { database });
-    try {
+    await withKeptOpenHandbook(async (repo, database, live) => {
       edit(repo, 'src/index.ts', (text) => `${text}\nfunction printUsage(): void {\n  process.stderr.write('usage');\n}\n`);
       await live.sync();
       await expectSameAsColdBuild(repo, database, 'an uncalled helper');
@@ -113,19 +116,13 @@ describe('a kept-open handbook keeps its stages when nothing they read moved', (
       edit(repo, 'src/index.ts', (text) => text.replace("process.stderr.write('usage');", "process.stderr.write('usage');\n  void 0;"));
       await live.sync();
       await expectSameAsColdBuild(repo, database, 'a body edit');
-    } finally {
-      live.close();
-    }
+    });
   }, 60_000);
 });
 
 describe('a kept-open handbook and the compiler settings', () => {
   it('reads the tsconfig again when it changes, and resolves everything again under the new settings', async () => {
-    const repo = copyOfFixture();
-    const database = path.join(scratchDirectory(), 'handbook.db');
-    await buildHandbook(repo, { database });
-    const live = await LiveHandbook.open(repo, { database });
-    try {
+    await withKeptOpenHandbook(async (repo, database, live) => {
       SCRIPT[0]!.apply(repo);
       expect((await live.sync()).fullRebuild).toBeUndefined();
       // A new path alias: imports spelled with it resolve only under the new settings.
@@ -134,9 +131,7 @@ describe('a kept-open handbook and the compiler settings', () => {
       const summary = await live.sync();
       expect(summary.fullRebuild).toBe('compiler settings changed');
       await expectSameAsColdBuild(repo, database, 'a new path alias');
-    } finally {
-      live.close();
-    }
+    });
   }, 60_000);
 });
 
