@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ts } from 'ts-morph';
 import { z } from 'zod';
+import { RACY_WINDOW_MS } from './discover-files.js';
 
 const SEARCH_DEPTH = 5;
 const NOT_SEARCHED = new Set(['node_modules', '.git', '.handbook', 'dist', 'build', 'out', 'coverage', 'vendor', 'third_party']);
@@ -53,17 +54,21 @@ function toRootRelative(root: string, absolute: string): string {
   return path.relative(root, absolute).split(path.sep).join('/') || '.';
 }
 
-/** Reads a tsconfig with its `extends` chain; a broken one contributes nothing rather than failing the build. */
-function readTsconfig(file: string): ts.ParsedCommandLine | undefined {
-  const read = ts.readConfigFile(file, (name) => readFileSync(name, 'utf8'));
-  if (read.error) return undefined;
+/** Reads a tsconfig with its `extends` chain; a broken one contributes nothing rather than failing the build. Every file read is added to `read`. */
+function readTsconfig(file: string, read: Set<string>): ts.ParsedCommandLine | undefined {
+  const readText = (name: string): string | undefined => {
+    read.add(name);
+    return existsSync(name) ? readFileSync(name, 'utf8') : undefined;
+  };
+  const config = ts.readConfigFile(file, (name) => readText(name) ?? '');
+  if (config.error) return undefined;
   const host: ts.ParseConfigHost = {
     useCaseSensitiveFileNames: true,
     readDirectory: () => [],
     fileExists: existsSync,
-    readFile: (name) => (existsSync(name) ? readFileSync(name, 'utf8') : undefined),
+    readFile: readText,
   };
-  return ts.parseJsonConfigFileContent(read.config, host, path.dirname(file));
+  return ts.parseJsonConfigFileContent(config.config, host, path.dirname(file));
 }
 
 function packageEntryCandidates(directory: string, manifest: z.infer<typeof packageJsonSchema>): string[] {
@@ -85,18 +90,18 @@ function packageEntryCandidates(directory: string, manifest: z.infer<typeof pack
  */
 export function createCompilerSetup(root: string, previous?: CompilerSetup): CompilerSetup {
   const { tsconfigs, packageJsons } = findConfigFiles(root);
-  // The setup is read from these files alone (and what their tsconfigs extend, which moves with them or never): unchanged, it stands.
-  const stamp = [...tsconfigs, ...packageJsons].map((file) => {
-    const stats = statSync(file, { throwIfNoEntry: false });
-    return `${file}\u0000${stats?.mtimeMs}\u0000${stats?.size}`;
-  }).join('\n');
-  if (previous && setupStamps.get(previous) === stamp) return previous;
+  // A setup is read from the tsconfigs (with every file their `extends` chains read) and the
+  // package.json files alone: while none of them moved, it stands.
+  const known = previous && setupSources.get(previous);
+  if (known && known.found === [...tsconfigs, ...packageJsons].join('\n') && stampOf(known.files) === known.stamp) return previous;
+  const read = new Set<string>();
+  const readAt = Date.now();
   const paths: Record<string, string[]> = {};
   const outDirectories: string[] = [];
   let jsx: ts.JsxEmit | undefined;
   const byDepth = [...tsconfigs].sort((a, b) => a.split(path.sep).length - b.split(path.sep).length || (a < b ? -1 : 1));
   for (const file of byDepth) {
-    const parsed = readTsconfig(file);
+    const parsed = readTsconfig(file, read);
     if (!parsed) continue;
     const options = parsed.options;
     if (options.outDir) outDirectories.push(toRootRelative(root, options.outDir));
@@ -113,6 +118,7 @@ export function createCompilerSetup(root: string, previous?: CompilerSetup): Com
     const directory = path.dirname(file);
     if (directory === root) continue;
     let manifest;
+    read.add(file);
     try {
       manifest = packageJsonSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
     } catch {
@@ -149,9 +155,19 @@ export function createCompilerSetup(root: string, previous?: CompilerSetup): Com
     workspacePackages,
     outDirectories,
   };
-  setupStamps.set(setup, stamp);
+  const files = [...read].sort();
+  // A file written within the racy window of this read may change again without its stamp moving: such a setup is read again next time.
+  const racy = files.some((file) => (statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0) >= readAt - RACY_WINDOW_MS);
+  if (!racy) setupSources.set(setup, { found: [...tsconfigs, ...packageJsons].join('\n'), files, stamp: stampOf(files) });
   return setup;
 }
 
-/** The state of the files each setup was read from. */
-const setupStamps = new WeakMap<CompilerSetup, string>();
+/** What each setup was read from: the config files found, every file read, and their state then. */
+const setupSources = new WeakMap<CompilerSetup, { found: string; files: string[]; stamp: string }>();
+
+function stampOf(files: readonly string[]): string {
+  return files.map((file) => {
+    const stats = statSync(file, { throwIfNoEntry: false });
+    return `${file}\u0000${stats?.mtimeMs}\u0000${stats?.size}`;
+  }).join('\n');
+}

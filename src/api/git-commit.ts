@@ -24,6 +24,8 @@ function headKey(root: string): string | undefined {
     if (path.dirname(folder) === folder) return 'no repository';
   }
   try {
+    // The reftable store keeps HEAD and the refs files still while commits move: only git can say.
+    if (/^\s*refstorage\s*=/im.test(readFileSync(path.join(git, 'config'), 'utf8'))) return undefined;
     const head = readFileSync(path.join(git, 'HEAD'), 'utf8').trim();
     const ref = /^ref: (refs\/[^\0]+)$/.exec(head)?.[1];
     const stamp = (file: string): string => {

@@ -77,7 +77,13 @@ export class LiveHandbook {
   /** The project as the stored overview describes it. */
   private project: ProjectDescription = { title: '', description: '' };
   /** The whole-tree rows as this handbook last wrote them, valid while no other connection writes. */
-  private stored: { rows: StoredRows; foreignWrites: number } | undefined;
+  private stored: StoredRows | undefined;
+  /**
+   * Other connections' commits (SQLite's data_version) as counted when the session last matched
+   * the store: when it read the store back, or inside its own last write. A different count
+   * means another process wrote since, and the session starts again from the store.
+   */
+  private matchedAt: number | undefined;
 
   private constructor(
     readonly root: string,
@@ -119,10 +125,12 @@ export class LiveHandbook {
     const { AnalysisSession } = await import('../analyze/analysis-session.js');
     let change: AnalysisChange;
     // Another process that wrote the handbook since (a build, a sync) leaves this session's view behind the store.
-    const writtenElsewhere = this.stored !== undefined && this.stored.foreignWrites !== foreignWrites(this.database);
+    const writtenElsewhere = this.session !== undefined && this.matchedAt !== foreignWrites(this.database);
     if (writtenElsewhere) this.stored = undefined;
     if (!this.session || writtenElsewhere || this.refreshes >= REFRESHES_PER_SESSION || process.memoryUsage().heapUsed > HEAP_BOUND_BYTES) {
-      // A fresh start reads the stored generation back; a warm session already holds it.
+      // A fresh start reads the stored generation back; a warm session already holds it. The count is
+      // taken first: a write landing during the read moves it, and the next sync starts again.
+      this.matchedAt = foreignWrites(this.database);
       const prior = readPriorAnalysis(this.database, generation.id);
       const organized = readOrganized(this.database, generation.id);
       this.stages = primaryStages(organized);
@@ -185,7 +193,7 @@ export class LiveHandbook {
         cache: this.cache,
         started,
         // A full analysis writes a new generation; a change updates the current one in place.
-        ...(fullRebuild === undefined ? { update: { generation: generation.id, replaceFiles, replaceTerms, ...(this.stored ? { stored: this.stored.rows } : {}) } } : {}),
+        ...(fullRebuild === undefined ? { update: { generation: generation.id, replaceFiles, replaceTerms, ...(this.stored ? { stored: this.stored } : {}) } } : {}),
         ...(this.options.onProgress ? { onProgress: this.options.onProgress } : {}),
       });
     } catch (error) {
@@ -197,7 +205,8 @@ export class LiveHandbook {
       }
       throw error;
     }
-    this.stored = { rows: stored.rows, foreignWrites: foreignWrites(this.database) };
+    this.stored = stored.rows;
+    this.matchedAt = stored.foreignWrites;
     this.project = { title: stored.handbook.overview.title, description: stored.handbook.overview.description };
     const stages = primaryStages(stored.handbook);
     let restaged = 0;

@@ -140,7 +140,7 @@ async function execute(
   events.on((event) => log.append(event));
   if (options.onEvent) events.on(options.onEvent);
 
-  const extraCriteria = options.extraCriteria ?? (record.plan ? noNewFrozen(root, record.plan) : undefined);
+  const extraCriteria = withPlanCriteria(options.extraCriteria, record.plan ? noNewFrozen(root, record.plan) : undefined);
   const memory = openRunMemory(path.join(folder, 'memory.db'));
   let result: HarnessRunResult;
   try {
@@ -174,6 +174,12 @@ async function execute(
       ...(extraCriteria ? { extraCriteria } : {}),
     });
   }
+}
+
+/** The caller's own criteria and a plan run's, both judged: a caller's never stands in for the plan's. */
+function withPlanCriteria(own: RunTaskOptions['extraCriteria'], plan: RunTaskOptions['extraCriteria']): RunTaskOptions['extraCriteria'] {
+  if (!own || !plan) return own ?? plan;
+  return async () => [...(await own()), ...(await plan())];
 }
 
 /** A run's logs, checked; damage (a bad line, a missing file) is the user's to know about in one line, not a crash. */

@@ -69,6 +69,8 @@ export interface StoredAnalysis {
   handbook: OrganizedHandbook;
   /** The whole-tree rows as written, for the next update to diff against. */
   rows: StoredRows;
+  /** Other connections' commits as counted when this was written: the store still holds it while the count stands. */
+  foreignWrites: number;
 }
 
 export async function storeAnalysis(input: StoreAnalysisInput): Promise<StoredAnalysis> {
@@ -137,8 +139,9 @@ export async function storeAnalysis(input: StoreAnalysisInput): Promise<StoredAn
     },
   };
   const rows = input.update ? session.rowsOfFiles(input.update.replaceFiles) : undefined;
-  if (input.update) updateGeneration(database, input.update.generation, analysis.graph, handbook, searchTerms, { ...input.update, rows: rows! }, details);
-  else writeGeneration(database, analysis.graph, handbook, searchTerms, details);
+  const written = input.update
+    ? updateGeneration(database, input.update.generation, analysis.graph, handbook, searchTerms, { ...input.update, rows: rows! }, details)
+    : writeGeneration(database, analysis.graph, handbook, searchTerms, details);
   input.onProgress?.({ phase: 'write', done: 1, total: 1 });
-  return { summary: summary!, graph: analysis.graph, handbook, rows: storedRowsOf(analysis.graph, handbook, rows?.heritage) };
+  return { summary: summary!, graph: analysis.graph, handbook, rows: storedRowsOf(analysis.graph, handbook, rows?.heritage), foreignWrites: written.foreignWrites };
 }

@@ -66,7 +66,7 @@ export function writeGeneration(
     files: ReadonlyMap<string, FileDetails>;
     summary: (generation: number) => unknown;
   },
-): number {
+): WrittenGeneration {
   database.prepare("DELETE FROM generations WHERE status = 'building'").run();
   removeOrphanRows(database);
   const generation = Number(
@@ -79,15 +79,26 @@ export function writeGeneration(
   const insertTerms = database.prepare('INSERT INTO search_terms VALUES (?, ?, ?)');
   chunked(database, [...searchTerms], ([unit, terms]) => insertTerms.run(generation, unit, terms));
 
+  let writes = 0;
   database.transaction(() => {
     database
       .prepare("UPDATE generations SET status = 'complete', summary = ? WHERE id = ?")
       .run(JSON.stringify(details.summary(generation)), generation);
     database.prepare("INSERT INTO meta (key, value) VALUES ('current_generation', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(String(generation));
     database.prepare('DELETE FROM generations WHERE id <> ?').run(generation);
+    writes = foreignWrites(database);
   })();
   removeOrphanRows(database);
-  return generation;
+  return { generation, foreignWrites: writes };
+}
+
+/**
+ * A generation as written, with SQLite's count of other connections' commits read inside the
+ * writing transaction: the store holds exactly what was written until that count moves.
+ */
+export interface WrittenGeneration {
+  generation: number;
+  foreignWrites: number;
 }
 
 export interface GenerationUpdate {
@@ -137,7 +148,8 @@ export function updateGeneration(
   searchTerms: ReadonlyMap<string, string>,
   update: GenerationUpdate,
   details: { commit: string | null; createdAt: string; settings: unknown; files: ReadonlyMap<string, FileDetails>; summary: (generation: number) => unknown },
-): number {
+): WrittenGeneration {
+  let writes = 0;
   const rows = update.rows ?? replacedRows(graph, update.replaceFiles);
   const statement = {
     deleteEdges: database.prepare('DELETE FROM edges WHERE generation = ? AND source IN (SELECT id FROM units WHERE generation = ? AND file = ?)'),
@@ -184,8 +196,9 @@ export function updateGeneration(
     database
       .prepare('UPDATE generations SET created_at = ?, commit_sha = ?, settings = ?, summary = ? WHERE id = ?')
       .run(details.createdAt, details.commit, JSON.stringify(details.settings), JSON.stringify(details.summary(generation)), generation);
+    writes = foreignWrites(database);
   })();
-  return generation;
+  return { generation, foreignWrites: writes };
 }
 
 type RowWriter = <T>(rows: readonly T[], write: (row: T) => void) => void;

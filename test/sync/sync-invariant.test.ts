@@ -1,4 +1,4 @@
-import { readFileSync, renameSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildHandbook, LiveHandbook, syncHandbook } from '../../src/index.js';
@@ -101,6 +101,19 @@ describe('a kept-open handbook that another process writes to', () => {
       await expectSameAsColdBuild(repo, database, 'after a foreign rebuild');
     });
   }, 60_000);
+
+  it('notices it too when it has not written anything itself yet', async () => {
+    await withKeptOpenHandbook(async (repo, database, live) => {
+      expect((await live.sync()).upToDate).toBe(true);
+      const secrets = path.join(repo, 'src/security/secrets.ts');
+      const seen = readFileSync(secrets, 'utf8');
+      SCRIPT[0]!.apply(repo);
+      await syncHandbook(repo, { database });
+      writeFileSync(secrets, seen);
+      expect((await live.sync()).upToDate).toBe(false);
+      await expectSameAsColdBuild(repo, database, 'a foreign write before any of its own');
+    });
+  }, 60_000);
 });
 
 describe('a kept-open handbook keeps its stages when nothing they read moved', () => {
@@ -132,6 +145,28 @@ describe('a kept-open handbook and the compiler settings', () => {
       expect(summary.fullRebuild).toBe('compiler settings changed');
       await expectSameAsColdBuild(repo, database, 'a new path alias');
     });
+  }, 60_000);
+
+  it('reads a tsconfig again when a file it extends changes', async () => {
+    const repo = copyOfFixture();
+    writeFileSync(path.join(repo, 'tsconfig.base.json'), readFileSync(path.join(repo, 'tsconfig.json'), 'utf8'));
+    writeFileSync(path.join(repo, 'tsconfig.json'), JSON.stringify({ extends: './tsconfig.base.json', include: ['src/**/*.ts'] }, null, 2));
+    // Settings files written a while ago, so the kept-open handbook trusts what it read of them until they change.
+    const past = new Date(Date.now() - 60_000);
+    for (const file of ['tsconfig.json', 'tsconfig.base.json', 'package.json']) utimesSync(path.join(repo, file), past, past);
+    const database = path.join(scratchDirectory(), 'handbook.db');
+    await buildHandbook(repo, { database });
+    const live = await LiveHandbook.open(repo, { database });
+    try {
+      SCRIPT[0]!.apply(repo);
+      await live.sync();
+      edit(repo, 'tsconfig.base.json', (text) => text.replace('"@harness/*": ["src/*"]', '"@harness/*": ["src/*"],\n      "@sec": ["src/security/secrets.ts"]'));
+      edit(repo, 'src/tools/truncate.ts', (text) => `import { maskSecrets as viaAlias } from '@sec';\n${text}\nexport const maskedTail = (text: string): string => viaAlias(text);\n`);
+      expect((await live.sync()).fullRebuild).toBe('compiler settings changed');
+      await expectSameAsColdBuild(repo, database, 'an alias in the extended tsconfig');
+    } finally {
+      live.close();
+    }
   }, 60_000);
 });
 
