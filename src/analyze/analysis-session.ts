@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { ts } from 'ts-morph';
-import type { Edge, ProgramGraphData, Slot, SourceFileRecord, Unit, UnresolvedCall } from '../graph/model.js';
+import { type Edge, HERITAGE_KINDS, type ProgramGraphData, type Slot, type SourceFileRecord, type Unit, type UnresolvedCall } from '../graph/model.js';
 import { canonicalize, compareEdges, compareFiles, compareSlots, compareText, compareUnits, compareUnresolved } from '../graph/order.js';
 import { shortHash } from '../graph/content-hash.js';
 import { HandbookError } from '../errors.js';
@@ -495,46 +495,38 @@ export class AnalysisSession {
   graph(): ProgramGraphData {
     const slots = new Map<string, Slot>();
     for (const file of this.files.values()) for (const slot of (file.resolution ?? EMPTY_RESOLUTION).slots) slots.set(slot.id, slot);
-    const rows = new Map<string, FileRows>();
-    for (const [path, file] of this.files) rows.set(path, rowsOf(file));
     const previous = this.assembled;
     const changed = this.changedSinceAssembled;
+    let rows: Map<string, FileRows>;
     let graph: ProgramGraphData;
     if (!previous || changed === 'all') {
-      const assembled: ProgramGraphData = { files: [], units: [], edges: [...this.heritage], slots: [...slots.values()], unresolved: [] };
-      for (const row of rows.values()) {
-        assembled.files.push(row.record);
-        assembled.units.push(...row.units);
-        for (const edge of row.edges) assembled.edges.push(edge);
-        for (const call of row.unresolved) assembled.unresolved.push(call);
-      }
-      graph = canonicalize(assembled);
+      rows = new Map([...this.files].map(([path, file]) => [path, rowsOf(file)]));
+      graph = canonicalize(withRows({ files: [], units: [], edges: [...this.heritage], slots: [...slots.values()], unresolved: [] }, rows.values()));
     } else {
-      const gone = { records: new Set<SourceFileRecord>(), units: new Set<Unit>(), edges: new Set<Edge>(), unresolved: new Set<UnresolvedCall>() };
-      const fresh: ProgramGraphData = { files: [], units: [], edges: [...this.heritage], slots: [], unresolved: [] };
+      // Only the changed files' rows can differ from the last graph: they are taken out and merged in again.
+      rows = new Map(previous.rows);
+      const gone = withRows({ files: [], units: [], edges: [], slots: [], unresolved: [] }, [...changed].flatMap((path) => previous.rows.get(path) ?? []));
+      const now: FileRows[] = [];
       for (const path of changed) {
-        const before = previous.rows.get(path);
-        if (before) {
-          gone.records.add(before.record);
-          for (const unit of before.units) gone.units.add(unit);
-          for (const edge of before.edges) gone.edges.add(edge);
-          for (const call of before.unresolved) gone.unresolved.add(call);
-        }
-        const now = rows.get(path);
-        if (now) {
-          fresh.files.push(now.record);
-          fresh.units.push(...now.units);
-          for (const edge of now.edges) fresh.edges.push(edge);
-          for (const call of now.unresolved) fresh.unresolved.push(call);
+        const file = this.files.get(path);
+        if (!file) rows.delete(path);
+        else {
+          const row = rowsOf(file);
+          rows.set(path, row);
+          now.push(row);
         }
       }
-      canonicalize(fresh);
+      const fresh = canonicalize(withRows({ files: [], units: [], edges: [...this.heritage], slots: [], unresolved: [] }, now));
+      const goneRecords = new Set(gone.files);
+      const goneUnits = new Set(gone.units);
+      const goneEdges = new Set(gone.edges);
+      const goneCalls = new Set(gone.unresolved);
       graph = {
-        files: mergeSorted(previous.graph.files.filter((record) => !gone.records.has(record)), fresh.files, compareFiles),
-        units: mergeSorted(previous.graph.units.filter((unit) => !gone.units.has(unit)), fresh.units, compareUnits),
-        edges: mergeSorted(previous.graph.edges.filter((edge) => !HERITAGE_KINDS.has(edge.kind) && !gone.edges.has(edge)), fresh.edges, compareEdges),
+        files: mergeSorted(previous.graph.files.filter((record) => !goneRecords.has(record)), fresh.files, compareFiles),
+        units: mergeSorted(previous.graph.units.filter((unit) => !goneUnits.has(unit)), fresh.units, compareUnits),
+        edges: mergeSorted(previous.graph.edges.filter((edge) => !HERITAGE_KINDS.has(edge.kind) && !goneEdges.has(edge)), fresh.edges, compareEdges),
         slots: [...slots.values()].sort(compareSlots),
-        unresolved: mergeSorted(previous.graph.unresolved.filter((call) => !gone.unresolved.has(call)), fresh.unresolved, compareUnresolved),
+        unresolved: mergeSorted(previous.graph.unresolved.filter((call) => !goneCalls.has(call)), fresh.unresolved, compareUnresolved),
       };
     }
     this.assembled = { graph, rows };
@@ -544,17 +536,12 @@ export class AnalysisSession {
 
   /** The rows of these files, and every heritage edge in canonical order: what an in-place update writes. */
   rowsOfFiles(paths: Iterable<string>): { files: SourceFileRecord[]; units: Unit[]; edges: Edge[]; unresolved: UnresolvedCall[]; heritage: Edge[] } {
-    const rows = { files: [] as SourceFileRecord[], units: [] as Unit[], edges: [] as Edge[], unresolved: [] as UnresolvedCall[], heritage: [...this.heritage].sort(compareEdges) };
-    for (const path of paths) {
+    const files = [...paths].flatMap((path) => {
       const file = this.files.get(path);
-      if (!file) continue;
-      const row = rowsOf(file);
-      rows.files.push(row.record);
-      rows.units.push(...row.units);
-      rows.edges.push(...row.edges);
-      rows.unresolved.push(...row.unresolved);
-    }
-    return rows;
+      return file ? [rowsOf(file)] : [];
+    });
+    const rows = withRows({ files: [], units: [], edges: [], slots: [], unresolved: [] }, files);
+    return { files: rows.files, units: rows.units, edges: rows.edges, unresolved: rows.unresolved, heritage: [...this.heritage].sort(compareEdges) };
   }
 
   statistics(): AnalysisStatistics {
@@ -636,7 +623,16 @@ function rowsOf(file: LiveFile): FileRows {
   return { record: file.record, units: [...file.index.units.values()], edges: resolution.edges, unresolved: resolution.unresolved };
 }
 
-const HERITAGE_KINDS: ReadonlySet<string> = new Set(['extends', 'implements']);
+/** Appends files' rows to a graph's lists (slots aside: they are kept per slot, not per file). */
+function withRows(graph: ProgramGraphData, rows: Iterable<FileRows>): ProgramGraphData {
+  for (const row of rows) {
+    graph.files.push(row.record);
+    for (const unit of row.units) graph.units.push(unit);
+    for (const edge of row.edges) graph.edges.push(edge);
+    for (const call of row.unresolved) graph.unresolved.push(call);
+  }
+  return graph;
+}
 
 /** Merges a few sorted rows into many sorted ones: a binary search per new row instead of sorting everything again. */
 function mergeSorted<T>(many: readonly T[], few: readonly T[], compare: (a: T, b: T) => number): T[] {

@@ -92,8 +92,9 @@ export function createCompilerSetup(root: string, previous?: CompilerSetup): Com
   const { tsconfigs, packageJsons } = findConfigFiles(root);
   // A setup is read from the tsconfigs (with every file their `extends` chains read) and the
   // package.json files alone: while none of them moved, it stands.
+  const found = [...tsconfigs, ...packageJsons].join('\n');
   const known = previous && setupSources.get(previous);
-  if (known && known.found === [...tsconfigs, ...packageJsons].join('\n') && stampOf(known.files) === known.stamp) return previous;
+  if (known && known.found === found && stampOf(known.files).stamp === known.stamp) return previous;
   const read = new Set<string>();
   const readAt = Date.now();
   const paths: Record<string, string[]> = {};
@@ -156,18 +157,22 @@ export function createCompilerSetup(root: string, previous?: CompilerSetup): Com
     outDirectories,
   };
   const files = [...read].sort();
+  const { stamp, newest } = stampOf(files);
   // A file written within the racy window of this read may change again without its stamp moving: such a setup is read again next time.
-  const racy = files.some((file) => (statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0) >= readAt - RACY_WINDOW_MS);
-  if (!racy) setupSources.set(setup, { found: [...tsconfigs, ...packageJsons].join('\n'), files, stamp: stampOf(files) });
+  if (newest < readAt - RACY_WINDOW_MS) setupSources.set(setup, { found, files, stamp });
   return setup;
 }
 
 /** What each setup was read from: the config files found, every file read, and their state then. */
 const setupSources = new WeakMap<CompilerSetup, { found: string; files: string[]; stamp: string }>();
 
-function stampOf(files: readonly string[]): string {
-  return files.map((file) => {
+/** The files' state as one string, and the latest modification among them. */
+function stampOf(files: readonly string[]): { stamp: string; newest: number } {
+  let newest = 0;
+  const stamp = files.map((file) => {
     const stats = statSync(file, { throwIfNoEntry: false });
+    newest = Math.max(newest, stats?.mtimeMs ?? 0);
     return `${file}\u0000${stats?.mtimeMs}\u0000${stats?.size}`;
   }).join('\n');
+  return { stamp, newest };
 }

@@ -8,7 +8,7 @@ import { assignStagesOffline, UnitTermCache } from '../organize/offline-stager.j
 import { organizeHandbook, type OrganizeRun } from '../organize/organize-handbook.js';
 import { describeProject } from '../organize/overview.js';
 import { searchTermsOf } from '../route/search-index.js';
-import { type FileDetails, type GenerationUpdate, type StoredRows, storedRowsOf, updateGeneration, writeGeneration } from '../store/generations.js';
+import { type FileDetails, type GenerationUpdate, type StoredRows, updateGeneration, writeGeneration } from '../store/generations.js';
 import { DatabaseModelCache } from '../store/model-cache-table.js';
 import type { HandbookDatabase } from '../store/open-database.js';
 import { type BuildSummary, type ModelUse, summarize } from './build-summary.js';
@@ -54,7 +54,7 @@ export interface StoreAnalysisInput {
   /** When the work began, for the summary's duration. */
   started: number;
   /** Update this generation in place, replacing only these rows, instead of writing a new one. */
-  update?: GenerationUpdate & { generation: number };
+  update?: Omit<GenerationUpdate, 'rows'> & { generation: number };
   onProgress?: (progress: BuildProgress) => void;
 }
 
@@ -138,10 +138,10 @@ export async function storeAnalysis(input: StoreAnalysisInput): Promise<StoredAn
       return summary;
     },
   };
-  const rows = input.update ? session.rowsOfFiles(input.update.replaceFiles) : undefined;
+  const rows = session.rowsOfFiles(input.update?.replaceFiles ?? []);
   const written = input.update
-    ? updateGeneration(database, input.update.generation, analysis.graph, handbook, searchTerms, { ...input.update, rows: rows! }, details)
+    ? updateGeneration(database, input.update.generation, analysis.graph, handbook, searchTerms, { ...input.update, rows }, details)
     : writeGeneration(database, analysis.graph, handbook, searchTerms, details);
   input.onProgress?.({ phase: 'write', done: 1, total: 1 });
-  return { summary: summary!, graph: analysis.graph, handbook, rows: storedRowsOf(analysis.graph, handbook, rows?.heritage), foreignWrites: written.foreignWrites };
+  return { summary: summary!, graph: analysis.graph, handbook, rows: { slots: analysis.graph.slots, heritage: rows.heritage, organized: handbook }, foreignWrites: written.foreignWrites };
 }

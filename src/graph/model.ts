@@ -29,6 +29,9 @@ export const EDGE_KINDS = [
 ] as const;
 export type EdgeKind = (typeof EDGE_KINDS)[number];
 
+/** Heritage edges are resolved for the whole tree on every analysis, apart from any file's own edges. */
+export const HERITAGE_KINDS: ReadonlySet<EdgeKind> = new Set(['extends', 'implements']);
+
 export const unitSchema = z.object({
   /** `path/from/root.ts#Outer.inner`; a file unit's id is its path. */
   id: z.string(),

@@ -167,23 +167,23 @@ export function assignStagesOffline(graph: ProgramGraph, skeleton: readonly Stag
       hints.push({ stage, weight });
     }
   });
-  cache.useHints(JSON.stringify(skeleton));
+  const skeletonKey = JSON.stringify(skeleton);
+  cache.useHints(skeletonKey);
   const isHinted = (term: string): boolean => hintsByTerm.has(term);
-  const unitTermList = units.map((unit) => cache.termsOf(unit));
   const documentFrequency = new Map<string, number>();
   for (const unit of units) {
     for (const term of cache.hintedTermsOf(unit, isHinted)) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
   }
   const inverse = (term: string): number => Math.log(1 + units.length / (documentFrequency.get(term) ?? 1));
 
-  cache.useContext(JSON.stringify([units.length, [...documentFrequency].sort((a, b) => (a[0] < b[0] ? -1 : 1)), skeleton]));
+  cache.useContext(`${units.length}\u0000${JSON.stringify([...documentFrequency].sort((a, b) => (a[0] < b[0] ? -1 : 1)))}\u0000${skeletonKey}`);
   const importsByFile = externalImportsByFile(graph.toData().files);
   const importKeys = new Map([...importsByFile].map(([file, imports]) => [file, imports.join(' ')]));
-  const own = units.map((unit, position) => {
+  const own = units.map((unit) => {
     const imports = importsByFile.get(unit.file) ?? [];
     return cache.vectorOf(unit, importKeys.get(unit.file) ?? '', () => {
       const vector = new Float64Array(stageCount);
-      for (const [term, fieldWeight] of unitTermList[position]!) {
+      for (const [term, fieldWeight] of cache.termsOf(unit)) {
         const hints = hintsByTerm.get(term);
         if (!hints) continue;
         const idf = inverse(term);

@@ -4,6 +4,7 @@ import {
   type Edge,
   edgeSchema,
   type EdgeKind,
+  HERITAGE_KINDS,
   type Slot,
   type SourceFileRecord,
   type UnresolvedCall,
@@ -106,11 +107,8 @@ export interface GenerationUpdate {
   replaceFiles: ReadonlySet<string>;
   /** Units whose search terms are replaced: added, changed or removed. */
   replaceTerms: ReadonlySet<string>;
-  /**
-   * The replaced files' rows and every heritage edge, when the caller has them at hand (a
-   * kept-open analysis): otherwise they are picked out of the whole graph.
-   */
-  rows?: { files: SourceFileRecord[]; units: Unit[]; edges: Edge[]; unresolved: UnresolvedCall[]; heritage: Edge[] };
+  /** The replaced files' rows (heritage edges aside) and every heritage edge, in canonical order. */
+  rows: { files: SourceFileRecord[]; units: Unit[]; edges: Edge[]; unresolved: UnresolvedCall[]; heritage: Edge[] };
   /**
    * What the generation's whole-tree rows (slots, heritage edges, stage members) hold now, when
    * the caller knows it (it wrote them last and nobody wrote since): only the rows that differ
@@ -126,13 +124,6 @@ export interface StoredRows {
   organized: OrganizedHandbook;
 }
 
-/** The whole-tree rows of a graph and handbook, as `updateGeneration` diffs them next time. */
-export function storedRowsOf(graph: ProgramGraphData, organized: OrganizedHandbook, heritage?: Edge[]): StoredRows {
-  return { slots: graph.slots, heritage: heritage ?? graph.edges.filter((edge) => HERITAGE_KINDS.has(edge.kind)), organized };
-}
-
-/** Heritage edges are recomputed for the whole tree on every sync, so they are stored and replaced apart from any file's rows. */
-const HERITAGE_KINDS: ReadonlySet<string> = new Set(['extends', 'implements']);
 
 /**
  * Brings the current generation up to date in place, in one transaction: the rows of the named
@@ -150,7 +141,7 @@ export function updateGeneration(
   details: { commit: string | null; createdAt: string; settings: unknown; files: ReadonlyMap<string, FileDetails>; summary: (generation: number) => unknown },
 ): WrittenGeneration {
   let writes = 0;
-  const rows = update.rows ?? replacedRows(graph, update.replaceFiles);
+  const rows = update.rows;
   const statement = {
     deleteEdges: database.prepare('DELETE FROM edges WHERE generation = ? AND source IN (SELECT id FROM units WHERE generation = ? AND file = ?)'),
     deleteUnresolved: database.prepare('DELETE FROM unresolved WHERE generation = ? AND source IN (SELECT id FROM units WHERE generation = ? AND file = ?)'),
@@ -202,19 +193,6 @@ export function updateGeneration(
 }
 
 type RowWriter = <T>(rows: readonly T[], write: (row: T) => void) => void;
-
-/** The rows of some files (heritage edges aside) and every heritage edge, picked out of the whole graph. */
-function replacedRows(graph: ProgramGraphData, files: ReadonlySet<string>): NonNullable<GenerationUpdate['rows']> {
-  const fileOfUnit = new Map(graph.units.map((unit) => [unit.id, unit.file]));
-  const replaced = (unitId: string): boolean => files.has(fileOfUnit.get(unitId) ?? '');
-  return {
-    files: graph.files.filter((file) => files.has(file.path)),
-    units: graph.units.filter((unit) => files.has(unit.file)),
-    edges: graph.edges.filter((edge) => !HERITAGE_KINDS.has(edge.kind) && replaced(edge.from)),
-    unresolved: graph.unresolved.filter((call) => replaced(call.from)),
-    heritage: graph.edges.filter((edge) => HERITAGE_KINDS.has(edge.kind)),
-  };
-}
 
 function insertGraphRows(database: HandbookDatabase, generation: number, graph: ProgramGraphData, fileDetails: ReadonlyMap<string, FileDetails>, each: RowWriter): void {
   const insertFile = database.prepare(
@@ -281,17 +259,18 @@ function updateMemberRows(database: HandbookDatabase, generation: number, organi
   if (before?.stages === organized.stages) return;
   const remove = database.prepare('DELETE FROM stage_members WHERE generation = ? AND stage = ? AND unit = ?');
   const insert = database.prepare('INSERT INTO stage_members VALUES (?, ?, ?, ?, ?)');
-  const previous = new Map<string, readonly StageMember[]>();
+  const previous = new Map<string, StageMember[]>();
   if (before) for (const stage of before.stages) previous.set(stage.id, stage.members);
   else {
     const rows = database.prepare('SELECT stage, unit, score, is_primary FROM stage_members WHERE generation = ?').all(generation) as Array<{ stage: string; unit: string; score: number; is_primary: number }>;
     for (const row of rows) {
-      const list = (previous.get(row.stage) ?? []) as StageMember[];
-      list.push({ unit: row.unit, score: row.score, primary: row.is_primary === 1 });
-      previous.set(row.stage, list);
+      const list = previous.get(row.stage);
+      const member = { unit: row.unit, score: row.score, primary: row.is_primary === 1 };
+      if (list) list.push(member);
+      else previous.set(row.stage, [member]);
     }
     // SQLite orders by UTF-8 bytes; the walk below needs the members' own (UTF-16) order.
-    for (const list of previous.values()) (list as StageMember[]).sort((a, b) => compareText(a.unit, b.unit));
+    for (const list of previous.values()) list.sort((a, b) => compareText(a.unit, b.unit));
   }
   // Both lists are in unit order (members are sorted by unit, rows read so): one walk over each finds what differs.
   const stageIds = new Set([...previous.keys(), ...organized.stages.map((stage) => stage.id)]);

@@ -80,18 +80,24 @@ async function withKeptOpenHandbook(use: (repo: string, database: string, live: 
   }
 }
 
+/**
+ * Another connection (a `handbook sync` process) stores an edit of secrets.ts that is then undone
+ * before the kept-open handbook looks: the files are back to what it last saw, but the store is not.
+ */
+async function storedElsewhereThenUndone(repo: string, database: string, step: Edit): Promise<void> {
+  const secrets = path.join(repo, 'src/security/secrets.ts');
+  const seen = readFileSync(secrets, 'utf8');
+  step.apply(repo);
+  await syncHandbook(repo, { database });
+  writeFileSync(secrets, seen);
+}
+
 describe('a kept-open handbook that another process writes to', () => {
   it('notices the foreign write and starts again from the store instead of trusting what it wrote last', async () => {
     await withKeptOpenHandbook(async (repo, database, live) => {
       SCRIPT[0]!.apply(repo);
       await live.sync();
-      // Another connection (a `handbook sync` process) stores an edit that is then undone before the kept-open
-      // handbook looks: the files are back to what it last saw, but the store is not.
-      const secrets = path.join(repo, 'src/security/secrets.ts');
-      const seen = readFileSync(secrets, 'utf8');
-      SCRIPT[1]!.apply(repo);
-      await syncHandbook(repo, { database });
-      writeFileSync(secrets, seen);
+      await storedElsewhereThenUndone(repo, database, SCRIPT[1]!);
       expect((await live.sync()).upToDate).toBe(false);
       await expectSameAsColdBuild(repo, database, 'after a foreign write');
       // A rebuild by another process replaces the generation; the kept-open handbook follows it too.
@@ -105,11 +111,7 @@ describe('a kept-open handbook that another process writes to', () => {
   it('notices it too when it has not written anything itself yet', async () => {
     await withKeptOpenHandbook(async (repo, database, live) => {
       expect((await live.sync()).upToDate).toBe(true);
-      const secrets = path.join(repo, 'src/security/secrets.ts');
-      const seen = readFileSync(secrets, 'utf8');
-      SCRIPT[0]!.apply(repo);
-      await syncHandbook(repo, { database });
-      writeFileSync(secrets, seen);
+      await storedElsewhereThenUndone(repo, database, SCRIPT[0]!);
       expect((await live.sync()).upToDate).toBe(false);
       await expectSameAsColdBuild(repo, database, 'a foreign write before any of its own');
     });
