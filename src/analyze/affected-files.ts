@@ -122,16 +122,40 @@ export function filesAffectedBy(input: AffectedInput): Set<string> {
   const words = [...input.names, ...input.stems];
   const mentioning = new Set<string>();
   if (input.mentions) for (const word of words) for (const file of input.mentions.filesMentioning(word, input.texts)) mentioning.add(file);
+  const reachable = new Set([...input.changed, ...input.exportsChanged]);
   for (const [file, text] of input.texts) {
     if (input.changed.has(file)) continue;
-    const reachesChange = input.edgesOf(file).some((edge) => {
-      if (edge.kind === 'imports' && input.exportsChanged.has(edge.to)) return true;
-      const target = fileOfId(edge.to);
-      return input.changed.has(target) && (input.removed.has(target) || input.names.has(declaredNameOf(edge.to) ?? ''));
-    });
+    const byTarget = edgesByTargetFile(input.edgesOf(file));
+    let reachesChange = false;
+    for (const target of reachable) {
+      const edges = byTarget.get(target);
+      if (!edges) continue;
+      reachesChange = edges.some((edge) =>
+        (edge.kind === 'imports' && input.exportsChanged.has(edge.to)) ||
+        (input.changed.has(target) && (input.removed.has(target) || input.names.has(declaredNameOf(edge.to) ?? ''))));
+      if (reachesChange) break;
+    }
     if (reachesChange || (words.length > 0 && (input.mentions ? mentioning.has(file) : mentionsAny(text, words)))) affected.add(file);
   }
   return affected;
+}
+
+const byTargetFile = new WeakMap<readonly Edge[], ReadonlyMap<string, readonly Edge[]>>();
+
+/** A file's edges grouped by the file they end in: kept while the list lives, so a sync reads only the edges into changed files. */
+function edgesByTargetFile(edges: readonly Edge[]): ReadonlyMap<string, readonly Edge[]> {
+  let grouped = byTargetFile.get(edges);
+  if (!grouped) {
+    const groups = new Map<string, Edge[]>();
+    for (const edge of edges) {
+      const target = fileOfId(edge.to);
+      const group = groups.get(target);
+      if (group) group.push(edge);
+      else groups.set(target, [edge]);
+    }
+    byTargetFile.set(edges, (grouped = groups));
+  }
+  return grouped;
 }
 
 /**
@@ -174,4 +198,50 @@ export function inferredDependents(
     if (name) found.push({ id: unit.id, name });
   }
   return found;
+}
+
+/**
+ * The types whose place in the hierarchy moved between two sets of heritage edges: for each
+ * extends or implements edge gained or lost, the subtype with its own subtypes and the base with
+ * its ancestors (in either set). A call into one of them, or into a member of one, may dispatch
+ * elsewhere now, though no name the caller spells changed (an import of the base that broke).
+ */
+export function hierarchyMoved(before: readonly Edge[], after: readonly Edge[]): Set<string> {
+  const key = (edge: Edge): string => `${edge.kind}\u0000${edge.from}\u0000${edge.to}`;
+  const beforeKeys = new Set(before.map(key));
+  const afterKeys = new Set(after.map(key));
+  const moved = [...before.filter((edge) => !afterKeys.has(key(edge))), ...after.filter((edge) => !beforeKeys.has(key(edge)))];
+  const affected = new Set<string>();
+  if (moved.length === 0) return affected;
+  const bases = new Map<string, string[]>();
+  const subtypes = new Map<string, string[]>();
+  for (const edge of [...before, ...after]) {
+    bases.set(edge.from, [...(bases.get(edge.from) ?? []), edge.to]);
+    subtypes.set(edge.to, [...(subtypes.get(edge.to) ?? []), edge.from]);
+  }
+  // Down from each subtype and up from each base, each direction with its own visited set, so one walk never cuts another short.
+  const down = new Set<string>();
+  const up = new Set<string>();
+  const reach = (start: string, next: Map<string, string[]>, seen: Set<string>): void => {
+    const queue = [start];
+    while (queue.length > 0) {
+      const type = queue.pop()!;
+      if (seen.has(type)) continue;
+      seen.add(type);
+      affected.add(type);
+      for (const other of next.get(type) ?? []) queue.push(other);
+    }
+  };
+  for (const edge of moved) {
+    reach(edge.from, subtypes, down);
+    reach(edge.to, bases, up);
+  }
+  return affected;
+}
+
+/** Whether an id is one of the types, or a member of one (`a.ts#Base.run` of `a.ts#Base`). */
+export function isTypeOrMember(id: string, types: ReadonlySet<string>): boolean {
+  if (types.has(id)) return true;
+  const dot = id.lastIndexOf('.');
+  return dot > id.indexOf('#') && types.has(id.slice(0, dot));
 }

@@ -4,12 +4,14 @@ import { type Edge, HERITAGE_KINDS, type ProgramGraphData, type Slot, type Sourc
 import { canonicalize, compareEdges, compareFiles, compareSlots, compareText, compareUnits, compareUnresolved } from '../graph/order.js';
 import { shortHash } from '../graph/content-hash.js';
 import { HandbookError } from '../errors.js';
-import { changedNames, exportsChangedFrom, filesAffectedBy, importStem, isChangedDeclaration, MentionIndex, mentionsAny, movedNames } from './affected-files.js';
+import { changedNames, exportsChangedFrom, filesAffectedBy, hierarchyMoved, importStem, isChangedDeclaration, isTypeOrMember, MentionIndex, mentionsAny, movedNames } from './affected-files.js';
 import { addFileUnit, collectUnits, createUnitIndex, type UnitIndex } from './collect-units.js';
 import { type CompilerSetup, createCompilerSetup } from './compiler-setup.js';
 import { createProgram, type ModuleResolver, toCompilerPath } from './create-program.js';
-import { annotationOf, declarationDigest, declaredNameOf, EXPORTS_ENTRY, hasInferredType, type DeclarationDigest } from './declaration-digest.js';
-import { discoverFiles, type DiscoveryResult, RACY_WINDOW_MS } from './discover-files.js';
+import { annotationOf, declarationDigest, declaredNameOf, EXPORTS_ENTRY, fileOfId, hasInferredType, type DeclarationDigest } from './declaration-digest.js';
+import { discoverFiles, type DiscoveryResult, type FolderListings, RACY_WINDOW_MS } from './discover-files.js';
+import { MergedUnitIndex } from './merged-index.js';
+import { type KeptPart, keptPart, mergeResolution, type PartialPlan, planPartialResolution } from './partial-resolution.js';
 import { EdgeResolver, type FileResolution } from './resolve-edges.js';
 import { isTestPath, lineOf } from './unit-text.js';
 
@@ -68,6 +70,8 @@ export interface AnalysisChange {
   resolved: number;
   /** Those files, sorted: with the changed ones, the only files whose part of the graph can differ. */
   resolvedPaths: string[];
+  /** How many of them were resolved only in the unit an edit lay in, the rest of their records kept. */
+  resolvedInPart: number;
   /** Why every file was resolved again, when it was. */
   fullReason?: string;
   /** The units of the modified and removed files as they were, and of the added and modified ones as they are: no other unit can differ. */
@@ -89,6 +93,8 @@ interface LiveFile {
   index: UnitIndex;
   digest: DeclarationDigest;
   inferred: ReadonlySet<string>;
+  /** Classes and constructors whose edges decide fields' types (an untyped field's initializer, a constructor's assignments), with those fields' names. */
+  decidesFields: ReadonlyMap<string, readonly string[]>;
   warning?: ParseWarning;
   resolution?: FileResolution;
 }
@@ -117,6 +123,9 @@ export class AnalysisSession {
   private setup: CompilerSetup;
   private discovery: DiscoveryResult | undefined;
   private readonly mentions = new MentionIndex();
+  private readonly merged = new MergedUnitIndex();
+  private readonly folderListings: FolderListings = new Map();
+  private readonly inferredIncoming = new InferredIncoming();
   /** The graph as last assembled, each file's rows in it, and the files whose rows changed since ('all' before the first). */
   private assembled: { graph: ProgramGraphData; rows: Map<string, FileRows> } | undefined;
   private changedSinceAssembled: Set<string> | 'all' = 'all';
@@ -135,13 +144,13 @@ export class AnalysisSession {
   static open(
     root: string,
     options: AnalyzeOptions = {},
-    previous?: { files: ReadonlyMap<string, FileAnalysis>; compiler: string },
+    previous?: { files: ReadonlyMap<string, FileAnalysis>; heritage: readonly Edge[]; compiler: string },
   ): { session: AnalysisSession; change: AnalysisChange } {
     const session = new AnalysisSession(root, options);
     let reason: string | undefined;
     if (!previous) reason = 'first analysis';
     else if (previous.compiler !== session.settings) reason = 'compiler settings changed';
-    const change = session.refreshAgainst(previous?.files, reason);
+    const change = session.refreshAgainst(previous?.files, reason, previous?.heritage ?? []);
     return { session, change };
   }
 
@@ -170,7 +179,7 @@ export class AnalysisSession {
       this.files.clear();
       reason ??= 'compiler settings changed';
     }
-    return this.refreshAgainst(previous, reason);
+    return this.refreshAgainst(previous, reason, this.heritage);
   }
 
   /** Every file's analysis: for the store, and as the previous state of the next refresh. */
@@ -188,7 +197,7 @@ export class AnalysisSession {
     for (const file of this.files.values()) yield* file.index.units.values();
   }
 
-  private refreshAgainst(previous: ReadonlyMap<string, FileAnalysis> | undefined, fullReason: string | undefined): AnalysisChange {
+  private refreshAgainst(previous: ReadonlyMap<string, FileAnalysis> | undefined, fullReason: string | undefined, heritageBefore: readonly Edge[]): AnalysisChange {
     const progress = this.options.onProgress ?? (() => undefined);
     this.resolvedBy.clear();
     progress({ phase: 'discover', done: 0, total: 0 });
@@ -197,6 +206,7 @@ export class AnalysisSession {
       ...(this.options.include ? { include: this.options.include } : {}),
       buildOutputDirectories: this.setup.outDirectories,
       ...(this.discovery ? { verdicts: this.discovery.verdicts } : {}),
+      listings: this.folderListings,
     });
     if (discovery.files.length === 0) {
       throw new HandbookError(
@@ -300,12 +310,16 @@ export class AnalysisSession {
     for (const path of [...added, ...modified]) this.mentions.update(path, next.get(path)!.text);
     for (const path of removedBefore) this.mentions.update(path, undefined);
 
-    const index = mergeIndexes([...next.keys()].sort(compareText).map((path) => next.get(path)!.index));
-    const resolver = new EdgeResolver({ program, checker, index, repoPathOf, resolveModule });
-    this.heritage = resolver.resolveHeritage();
+    const index = this.merged.update(new Map([...next].map(([path, file]) => [path, file.index])));
+    const resolver = new EdgeResolver({ program, checker, index, repoPathOf, resolveModule, indexOfFile: (file) => next.get(file)?.index });
+    // Heritage for the whole tree every time, before any file is resolved: no rule that picks files
+    // to resolve again sees a base through a default import or a global, and it is one lookup per clause.
+    this.heritage = resolver.heritageOf(index.typeDeclarations);
+    resolver.useHeritage(this.heritage);
 
     const changed = new Set([...added, ...modified, ...removedBefore]);
     const toResolve = new Set<string>();
+    let partial = 0;
     if (fullReason !== undefined || !previous) {
       for (const path of next.keys()) toResolve.add(path);
     } else if (changed.size > 0) {
@@ -326,8 +340,43 @@ export class AnalysisSession {
         edgesBefore,
       );
       for (const path of filesAffectedBy({ changed, removed: new Set(removedBefore), names, stems, exportsChanged, texts: textsByPath, edgesOf: edgesBefore, mentions: this.mentions })) toResolve.add(path);
+      // Dispatch follows the hierarchy, which an edit can move without changing a name the caller spells (an import of a base that broke).
+      const rehomed = hierarchyMoved(heritageBefore, this.heritage);
+      if (rehomed.size > 0) for (const path of next.keys()) if (edgesBefore(path).some((edge) => isTypeOrMember(edge.to, rehomed))) toResolve.add(path);
+      // With the same files as before, a module resolves as before: an edit inside one unit's body needs only that unit resolved again.
+      const parts = new Map<string, PartialPlan & { kept: KeptPart }>();
+      const settled = (path: string, part: { keptText: string; kept: KeptPart }, allNames: ReadonlySet<string>, propagated: ReadonlySet<string>): boolean => {
+        const units = next.get(path)!.index.units;
+        const slots = new Set(part.kept.slots.map((slot) => slot.id));
+        return !mentionsAny(part.keptText, allNames) && part.kept.edges.every((edge) =>
+          !propagated.has(edge.to) && !isChangedDeclaration(edge.to, changed, allNames) && !(edge.kind === 'imports' && exportsChanged.has(edge.to)) &&
+          !isTypeOrMember(edge.to, rehomed) &&
+          (fileOfId(edge.to) !== path || units.has(edge.to) || slots.has(edge.to)));
+      };
+      if (!fileSetChanged && added.length === 0 && removedBefore.length === 0) {
+        for (const path of modified) {
+          const part = this.resolvePart(resolver, this.files.get(path), next.get(path)!, changed);
+          if (!part || !settled(path, part, names, new Set())) continue;
+          const file = next.get(path)!;
+          file.resolution = part.resolution;
+          file.record = { ...file.record, externalImports: part.resolution.externalImports };
+          this.resolvedBy.add(path);
+          parts.set(path, part);
+        }
+      }
       this.resolveAll(resolver, next, toResolve, progress);
-      this.followInferredTypes(resolver, next, textsByPath, changed, names, toResolve, progress);
+      let followed = this.followInferredTypes(resolver, next, textsByPath, changed, names, toResolve, progress);
+      // A kept part must also be clear of what the inferred types reached; where it is not, the whole file is resolved after all.
+      for (let unsettled = [...parts].filter(([path, part]) => !settled(path, part, followed.names, followed.propagated)); unsettled.length > 0; ) {
+        for (const [path] of unsettled) {
+          parts.delete(path);
+          this.resolvedBy.delete(path);
+        }
+        this.resolveAll(resolver, next, new Set(unsettled.map(([path]) => path)), progress);
+        followed = this.followInferredTypes(resolver, next, textsByPath, changed, names, toResolve, progress);
+        unsettled = [...parts].filter(([path, part]) => !settled(path, part, followed.names, followed.propagated));
+      }
+      partial = parts.size;
     }
     this.resolveAll(resolver, next, toResolve, progress);
     this.refreshSlotRecords(resolver, next, new Set([...added, ...modified]));
@@ -340,6 +389,7 @@ export class AnalysisSession {
       removed: removedBefore.sort(compareText),
       resolved: toResolve.size,
       resolvedPaths: [...toResolve].sort(compareText),
+      resolvedInPart: partial,
       unitsBefore: [...modified, ...removedBefore].flatMap((path) => previous?.get(path)?.units ?? []),
       unitsAfter: [...added, ...modified].flatMap((path) => [...next.get(path)!.index.units.values()]),
       unitCountBefore: [...(previous?.values() ?? [])].reduce((sum, file) => sum + file.units.length, 0),
@@ -361,7 +411,7 @@ export class AnalysisSession {
       externalImports: [],
     };
     const index = createUnitIndex();
-    const live: LiveFile = { path, absolute: file.absolute, text: file.text, record, size: file.size, mtimeMs: file.mtimeMs, readAt: file.readAt, index, digest: {}, inferred: new Set() };
+    const live: LiveFile = { path, absolute: file.absolute, text: file.text, record, size: file.size, mtimeMs: file.mtimeMs, readAt: file.readAt, index, digest: {}, inferred: new Set(), decidesFields: new Map() };
     if (record.test) {
       // Tests matter to the handbook through what they import (which tests reach a change);
       // a scan of their imports costs a fraction of a parse.
@@ -390,7 +440,8 @@ export class AnalysisSession {
       if (unit) unit.words = [...words].join(' ');
     }
     live.digest = declarationDigest(index, sourceFile);
-    live.inferred = new Set([...index.unitByDeclaration].filter(([node]) => hasInferredType(node)).map(([, id]) => id));
+    live.decidesFields = fieldsDecidedBy(index);
+    live.inferred = new Set([...[...index.unitByDeclaration].filter(([node]) => hasInferredType(node)).map(([, id]) => id), ...live.decidesFields.keys()]);
     return live;
   }
 
@@ -410,6 +461,34 @@ export class AnalysisSession {
     });
   }
 
+  /**
+   * A modified file resolved only in the unit its edit lies in, the rest of its last resolution
+   * kept with lines shifted; undefined when that cannot be shown to give what a whole-file
+   * resolution gives (the caller also checks the kept part against the changed names).
+   */
+  private resolvePart(
+    resolver: EdgeResolver,
+    before: LiveFile | undefined,
+    after: LiveFile,
+    changed: ReadonlySet<string>,
+  ): (PartialPlan & { kept: KeptPart; resolution: FileResolution }) | undefined {
+    if (!before?.resolution?.resolvedCallLines || before.record.test || after.record.test || before.record.parseErrors > 0 || after.record.parseErrors > 0) return undefined;
+    const beforeSource = sourceFileOf(before.index);
+    const afterSource = this.program!.getSourceFile(after.absolute);
+    if (!beforeSource || !afterSource) return undefined;
+    const plan = planPartialResolution(
+      { path: before.path, text: before.text, index: before.index, sourceFile: beforeSource, resolution: before.resolution },
+      { path: after.path, text: after.text, index: after.index, sourceFile: afterSource },
+    );
+    if (!plan) return undefined;
+    const kept = keptPart({ path: before.path, text: before.text, index: before.index, sourceFile: beforeSource, resolution: before.resolution }, plan);
+    if (!kept) return undefined;
+    const fresh = resolver.resolveDeclaration(afterSource, after.path, plan.declaration);
+    const slotNow = (slot: Slot): Slot | undefined => (changed.has(slot.file) ? resolver.currentSlot(slot) : slot);
+    const resolution = mergeResolution(kept, fresh, plan, slotNow);
+    return resolution && { ...plan, kept, resolution };
+  }
+
   /** Paths resolved by the current refresh's resolver. */
   private readonly resolvedBy = new Set<string>();
 
@@ -425,20 +504,13 @@ export class AnalysisSession {
     names: ReadonlySet<string>,
     toResolve: Set<string>,
     progress: (progress: AnalysisProgress) => void,
-  ): void {
+  ): { names: ReadonlySet<string>; propagated: ReadonlySet<string> } {
     const propagated = new Set<string>();
     const allNames = new Set(names);
     const isChanged = (id: string): boolean => propagated.has(id) || isChangedDeclaration(id, changed, names);
     // Each round adds ids or names, or ends: both sets only grow, and both are finite.
     for (;;) {
-      const incoming = new Map<string, string[]>();
-      for (const file of files.values()) {
-        for (const edge of inferredEdgesOf(file)) {
-          const list = incoming.get(edge.to);
-          if (list) list.push(edge.from);
-          else incoming.set(edge.to, [edge.from]);
-        }
-      }
+      const incoming = this.inferredIncoming.update(files);
       const queue = [...incoming.keys()].filter(isChanged);
       const found: string[] = [];
       while (queue.length > 0) {
@@ -449,10 +521,12 @@ export class AnalysisSession {
           queue.push(from);
         }
       }
-      const newNames = new Set(found.map((id) => declaredNameOf(id)!).filter((name) => name.length > 0 && !allNames.has(name)));
+      // A class or constructor reached changes the types of the fields it decides, not its own: other code meets those by their names.
+      const namesOf = (id: string): readonly string[] => files.get(fileOfId(id))?.decidesFields.get(id) ?? [declaredNameOf(id)!];
+      const newNames = new Set(found.flatMap(namesOf).filter((name) => name.length > 0 && !allNames.has(name)));
       // A declaration whose annotation names a changed type holds something else now (`shape: Alias` after Alias changed).
       for (const path of toResolve) for (const name of annotatedWithChangedNames(files.get(path), allNames)) newNames.add(name);
-      if (found.length === 0 && newNames.size === 0) return;
+      if (found.length === 0 && newNames.size === 0) return { names: allNames, propagated };
       for (const name of newNames) allNames.add(name);
       const foundIds = new Set(found);
       const mentioning = new Set<string>();
@@ -583,17 +657,66 @@ function annotatedWithChangedNames(file: LiveFile | undefined, names: ReadonlySe
   return found;
 }
 
-function mergeIndexes(indexes: readonly UnitIndex[]): UnitIndex {
-  const merged = createUnitIndex();
-  for (const index of indexes) {
-    for (const [id, unit] of index.units) merged.units.set(id, unit);
-    for (const [node, id] of index.unitByDeclaration) merged.unitByDeclaration.set(node, id);
-    merged.typeDeclarations.push(...index.typeDeclarations);
-    for (const id of index.stateVariables) merged.stateVariables.add(id);
-    for (const name of index.memberNames) merged.memberNames.add(name);
-    for (const name of index.declaredNames) merged.declaredNames.add(name);
+/**
+ * The units whose edges decide field types: a class, for its fields with neither type nor a
+ * function as initializer (the class unit holds the initializers' edges); a constructor, for the
+ * fields with neither type nor initializer (their type comes from its assignments).
+ */
+function fieldsDecidedBy(index: UnitIndex): Map<string, string[]> {
+  const decided = new Map<string, string[]>();
+  for (const [node, id] of index.unitByDeclaration) {
+    const owner = ts.isClassLike(node) ? node : ts.isConstructorDeclaration(node) ? node.parent : undefined;
+    if (!owner || !ts.isClassLike(owner)) continue;
+    const names = owner.members.flatMap((member) => {
+      if (!ts.isPropertyDeclaration(member) || member.type || !(ts.isIdentifier(member.name) || ts.isPrivateIdentifier(member.name))) return [];
+      const initializer = member.initializer;
+      const decides = ts.isConstructorDeclaration(node)
+        ? !initializer
+        : initializer !== undefined && hasInferredType(member) && !ts.isArrowFunction(initializer) && !ts.isFunctionExpression(initializer);
+      return decides ? [member.name.text] : [];
+    });
+    if (names.length > 0) decided.set(id, names);
   }
-  return merged;
+  return decided;
+}
+
+/** The syntax tree an index was collected from: the file unit's declaration. */
+function sourceFileOf(index: UnitIndex): ts.SourceFile | undefined {
+  for (const node of index.unitByDeclaration.keys()) if (ts.isSourceFile(node)) return node;
+  return undefined;
+}
+
+/**
+ * Who each declaration's inferred-type dependents are: `to` → the unannotated units with an edge
+ * into it, over every file, kept across refreshes and updated for the files whose resolution moved.
+ */
+class InferredIncoming {
+  private readonly incoming = new Map<string, string[]>();
+  private readonly contributed = new Map<string, readonly Edge[]>();
+
+  update(files: ReadonlyMap<string, LiveFile>): ReadonlyMap<string, readonly string[]> {
+    for (const [path, edges] of this.contributed) {
+      const file = files.get(path);
+      if (file && inferredEdgesOf(file) === edges) continue;
+      for (const edge of edges) {
+        const list = this.incoming.get(edge.to)!;
+        list.splice(list.indexOf(edge.from), 1);
+        if (list.length === 0) this.incoming.delete(edge.to);
+      }
+      this.contributed.delete(path);
+    }
+    for (const [path, file] of files) {
+      if (this.contributed.has(path)) continue;
+      const edges = inferredEdgesOf(file);
+      for (const edge of edges) {
+        const list = this.incoming.get(edge.to);
+        if (list) list.push(edge.from);
+        else this.incoming.set(edge.to, [edge.from]);
+      }
+      this.contributed.set(path, edges);
+    }
+    return this.incoming;
+  }
 }
 
 const inferredEdges = new WeakMap<FileResolution, readonly Edge[]>();

@@ -27,22 +27,41 @@ export interface CompilerSetup {
   outDirectories: string[];
 }
 
+/** A folder's entries as last read, kept while its stamp stands: a sync looks for tsconfigs every time, and most folders never change. */
+const listings = new Map<string, { stamp: string; readAt: number; entries: Array<{ name: string; file: boolean; directory: boolean }> }>();
+const MAX_LISTINGS = 20_000;
+
+function listFolder(directory: string): Array<{ name: string; file: boolean; directory: boolean }> | undefined {
+  const stats = statSync(directory, { throwIfNoEntry: false });
+  if (!stats) return undefined;
+  // Adding, removing or renaming an entry moves the folder's times (a chmod its change time); a folder replaced has another inode.
+  const stamp = `${stats.ino}\u0000${stats.mtimeMs}\u0000${stats.ctimeMs}`;
+  const known = listings.get(directory);
+  if (known && known.stamp === stamp && Math.max(stats.mtimeMs, stats.ctimeMs) < known.readAt - RACY_WINDOW_MS) return known.entries;
+  const readAt = Date.now();
+  let dirents;
+  try {
+    dirents = readdirSync(directory, { withFileTypes: true });
+  } catch {
+    return undefined;
+  }
+  const entries = dirents
+    .map((entry) => ({ name: entry.name, file: entry.isFile(), directory: entry.isDirectory() }))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  if (listings.size >= MAX_LISTINGS) listings.clear();
+  listings.set(directory, { stamp, readAt, entries });
+  return entries;
+}
+
 function findConfigFiles(root: string): { tsconfigs: string[]; packageJsons: string[] } {
   const tsconfigs: string[] = [];
   const packageJsons: string[] = [];
   const walk = (directory: string, depth: number): void => {
-    let entries;
-    try {
-      entries = readdirSync(directory, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const entry of entries) {
+    for (const entry of listFolder(directory) ?? []) {
       const full = path.join(directory, entry.name);
-      if (entry.isFile() && entry.name === 'tsconfig.json') tsconfigs.push(full);
-      else if (entry.isFile() && entry.name === 'package.json') packageJsons.push(full);
-      else if (entry.isDirectory() && depth < SEARCH_DEPTH && !NOT_SEARCHED.has(entry.name) && !entry.name.startsWith('.'))
+      if (entry.file && entry.name === 'tsconfig.json') tsconfigs.push(full);
+      else if (entry.file && entry.name === 'package.json') packageJsons.push(full);
+      else if (entry.directory && depth < SEARCH_DEPTH && !NOT_SEARCHED.has(entry.name) && !entry.name.startsWith('.'))
         walk(full, depth + 1);
     }
   };

@@ -30,7 +30,16 @@ export function annotationOf(node: ts.Node): ts.Node | undefined {
   if ((ts.isPropertySignature(node) || ts.isPropertyDeclaration(node) || ts.isParameter(node) || ts.isVariableDeclaration(node)) && node.type) return node.type;
   if ((ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node) || ts.isMethodSignature(node) || ts.isGetAccessor(node)) && node.type) return node.type;
   if (ts.isVariableDeclaration(node) && node.initializer && (ts.isArrowFunction(node.initializer) || ts.isFunctionExpression(node.initializer))) return node.initializer.type;
+  // `x = make() as Pet` holds a Pet: the assertion is its annotation.
+  if ((ts.isVariableDeclaration(node) || ts.isPropertyDeclaration(node)) && node.initializer) {
+    const asserted = withoutWrappers(node.initializer);
+    if (ts.isAsExpression(asserted) && !isConstAssertion(asserted)) return asserted.type;
+  }
   return undefined;
+}
+
+function isConstAssertion(expression: ts.AsExpression): boolean {
+  return ts.isTypeReferenceNode(expression.type) && ts.isIdentifier(expression.type.typeName) && expression.type.typeName.text === 'const';
 }
 
 /** The name other files use for a unit or slot id: `a.ts#Loop.run~2` → `run`; a file id has none. */
@@ -75,16 +84,27 @@ export function declarationDigest(index: UnitIndex, sourceFile: ts.SourceFile | 
     const declaration = declarationOf.get(unit.id);
     const surface = shapes.get(unit.id) ?? (sourceFile && declaration ? outwardText(declaration, sourceFile) : undefined) ?? unit.hash;
     // The symbol path too: a unit that ends up nested elsewhere (a syntax error upstream) has a new id under the same name.
-    add(name, `${unit.symbol}\u0000${unit.exported ? 'export' : ''}\u0000${heading === undefined ? surface : `${surface}\u0000${heading}`}`);
+    // Whether a variable is state comes from its initializer, past what the surface shows: its readers' edges (reads or references) follow it.
+    const state = index.stateVariables.has(unit.id) ? 'state' : '';
+    add(name, `${unit.symbol}\u0000${unit.exported ? 'export' : ''}\u0000${state}\u0000${heading === undefined ? surface : `${surface}\u0000${heading}`}`);
   }
   if (sourceFile) {
     for (const { name, node } of index.memberDeclarations) {
       const heading = ownerHeading(node, headingOfNode, sourceFile);
-      add(name, heading === undefined ? node.getText(sourceFile) : `${node.getText(sourceFile)}\u0000${heading}`);
+      // As for units: with declared types, a body or initializer is not what uses elsewhere see.
+      const surface = `${outwardText(node, sourceFile) ?? node.getText(sourceFile)}${constructorAssignments(node, sourceFile)}`;
+      add(name, heading === undefined ? surface : `${surface}\u0000${heading}`);
     }
     // What the file exports by name or passes through from other modules: a barrel declares nothing of its own.
-    const exports = sourceFile.statements.filter((statement) => ts.isExportDeclaration(statement) || ts.isExportAssignment(statement));
-    if (exports.length > 0) add(EXPORTS_ENTRY, exports.map((statement) => statement.getText(sourceFile)).join('\u0000'));
+    // A default export declared in place (`export default class Thing`) is imported under a local name: what it is and is called counts too.
+    const exports = sourceFile.statements.flatMap((statement) => {
+      if (ts.isExportDeclaration(statement) || ts.isExportAssignment(statement)) return [statement.getText(sourceFile)];
+      const isDefault = ts.canHaveModifiers(statement) && (ts.getModifiers(statement) ?? []).some((modifier) => modifier.kind === ts.SyntaxKind.DefaultKeyword);
+      if (!isDefault) return [];
+      const name = ts.isClassDeclaration(statement) || ts.isFunctionDeclaration(statement) ? statement.name?.text : undefined;
+      return [`default ${ts.SyntaxKind[statement.kind]} ${name ?? ''}`];
+    });
+    if (exports.length > 0) add(EXPORTS_ENTRY, exports.join('\u0000'));
   }
   const digest: DeclarationDigest = {};
   for (const name of [...parts.keys()].sort()) digest[name] = shortHash(parts.get(name)!.join('\u0000'));
@@ -104,9 +124,36 @@ function outwardText(declaration: ts.Node, sourceFile: ts.SourceFile): string | 
   else if ((ts.isVariableDeclaration(declaration) || ts.isPropertyDeclaration(declaration) || ts.isPropertyAssignment(declaration)) && declaration.initializer) {
     const initializer = declaration.initializer;
     end = (ts.isArrowFunction(initializer) || ts.isFunctionExpression(initializer)) ? initializer.body.pos : initializer.pos;
+    // `x = make() as Dog` is typed by its assertion, which sits after the initializer starts.
+    const asserted = withoutWrappers(initializer);
+    const declaredType = ts.isPropertyAssignment(declaration) ? undefined : declaration.type;
+    if (!declaredType && ts.isAsExpression(asserted)) return collapse(`${sourceFile.text.slice(declaration.getStart(sourceFile), end)} as ${asserted.type.getText(sourceFile)}`);
   }
   if (end === undefined) return undefined;
   return collapse(sourceFile.text.slice(declaration.getStart(sourceFile), end));
+}
+
+function withoutWrappers(expression: ts.Expression): ts.Expression {
+  let inner = expression;
+  while (ts.isParenthesizedExpression(inner) || ts.isSatisfiesExpression(inner)) inner = inner.expression;
+  return inner;
+}
+
+/**
+ * A field declared with neither type nor initializer takes its type from the constructor's
+ * assignments to it (`this.x = new Dog()`): their text is part of what other code sees of it.
+ */
+function constructorAssignments(node: ts.Node, sourceFile: ts.SourceFile): string {
+  if (!ts.isPropertyDeclaration(node) || node.type || node.initializer || !ts.isIdentifier(node.name)) return '';
+  const name = node.name.text;
+  const found: string[] = [];
+  const visit = (child: ts.Node): void => {
+    if (ts.isBinaryExpression(child) && child.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isPropertyAccessExpression(child.left) &&
+        child.left.expression.kind === ts.SyntaxKind.ThisKeyword && child.left.name.text === name) found.push(collapse(child.getText(sourceFile)));
+    if (!ts.isClassLike(child) && !ts.isFunctionLike(child)) ts.forEachChild(child, visit);
+  };
+  for (const member of node.parent.members) if (ts.isConstructorDeclaration(member) && member.body) ts.forEachChild(member.body, visit);
+  return found.join('\u0001');
 }
 
 function collapse(text: string): string {
@@ -119,7 +166,15 @@ function collapse(text: string): string {
  * then changes the method's name, not the class's, which every file using the class mentions.
  */
 function typeShape(node: ts.ClassLikeDeclaration | ts.InterfaceDeclaration, heading: string, sourceFile: ts.SourceFile): string {
-  const members = node.members.map((member) => (member.name && !ts.isComputedPropertyName(member.name) ? member.name.getText(sourceFile) : ts.SyntaxKind[member.kind]));
+  // Index, call and construct signatures have no name of their own to carry a digest entry: their text is part of the shape.
+  // So is a constructor's, where it decides the type of a field declared with neither type nor initializer.
+  const fieldsFromConstructor = ts.isClassLike(node) && node.members.some((member) => ts.isPropertyDeclaration(member) && !member.type && !member.initializer);
+  const members = node.members.map((member) => {
+    if (member.name) return member.name.getText(sourceFile);
+    if (ts.isIndexSignatureDeclaration(member) || ts.isCallSignatureDeclaration(member) || ts.isConstructSignatureDeclaration(member) ||
+        (fieldsFromConstructor && ts.isConstructorDeclaration(member))) return collapse(member.getText(sourceFile));
+    return ts.SyntaxKind[member.kind];
+  });
   return `${heading}\u0000${members.join('\u0001')}`;
 }
 
@@ -138,7 +193,8 @@ export function hasInferredType(declaration: ts.Node): boolean {
     let initializer = declaration.initializer;
     while (initializer && (ts.isParenthesizedExpression(initializer) || ts.isSatisfiesExpression(initializer))) initializer = initializer.expression;
     if (!initializer) return false;
-    return isFunctionLike(initializer) ? !initializer.type : !ts.isAsExpression(initializer);
+    // `as const` asserts nothing but the literal's own type.
+    return isFunctionLike(initializer) ? !initializer.type : !ts.isAsExpression(initializer) || isConstAssertion(initializer);
   }
   if (ts.isPropertyAssignment(declaration)) return isFunctionLike(declaration.initializer) ? !declaration.initializer.type : true;
   if (ts.isExportAssignment(declaration)) return true;

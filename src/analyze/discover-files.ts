@@ -1,4 +1,4 @@
-import { lstatSync, openSync, readSync, closeSync, readdirSync, realpathSync, statSync, existsSync } from 'node:fs';
+import { type Dirent, type Stats, lstatSync, openSync, readSync, closeSync, readdirSync, realpathSync, statSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import type { SkipReason } from '../graph/model.js';
 
@@ -48,6 +48,34 @@ export interface DiscoveryOptions {
   readHead?: (absolutePath: string, length: number) => Buffer;
   /** The previous discovery's verdicts: a file with the same size and modification time keeps its verdict. */
   verdicts?: ReadonlyMap<string, ContentVerdict>;
+  /** Folder listings kept by the caller across discoveries of the same tree; updated in place. */
+  listings?: FolderListings;
+}
+
+/** Folders' entries as last read, by path: a folder whose inode and modification time stand lists the same entries. */
+export type FolderListings = Map<string, { stamp: string; readAt: number; entries: Dirent[] }>;
+
+const byName = (a: Dirent, b: Dirent): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+function readFolder(directory: string): Dirent[] | undefined {
+  try {
+    return readdirSync(directory, { withFileTypes: true }).sort(byName);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Adding, removing or renaming an entry moves a folder's times, and a folder replaced has another inode: otherwise the kept listing stands. */
+function listFolder(directory: string, stats: Stats, listings: FolderListings): Dirent[] | undefined {
+  // The change time too: a chmod that makes the folder unreadable moves it, and nothing else.
+  const stamp = `${stats.ino}:${stats.mtimeMs}:${stats.ctimeMs}`;
+  const known = listings.get(directory);
+  if (known && known.stamp === stamp && Math.max(stats.mtimeMs, stats.ctimeMs) < known.readAt - RACY_WINDOW_MS) return known.entries;
+  const readAt = Date.now();
+  const entries = readFolder(directory);
+  if (entries) listings.set(directory, { stamp, readAt, entries });
+  else listings.delete(directory);
+  return entries;
 }
 
 /** Coarser than any file system's timestamp granularity this is likely to meet: a file written this close to a read may change unseen. */
@@ -113,26 +141,25 @@ export function discoverFiles(root: string, options: DiscoveryOptions = {}): Dis
   const visitedDirectories = new Set<string>();
 
   const walk = (directory: string, relative: string): void => {
-    let realDirectory: string;
+    let stats;
     try {
-      realDirectory = realpathSync(directory);
+      stats = statSync(directory);
     } catch {
       count(result.skippedDirectories, 'unreadable');
       return;
     }
-    if (visitedDirectories.has(realDirectory)) {
+    // A folder is known by its device and inode, whichever path (or symlink) reaches it: a loop ends at the second visit.
+    const identity = `${stats.dev}:${stats.ino}`;
+    if (visitedDirectories.has(identity)) {
       count(result.skippedDirectories, 'symlink-loop');
       return;
     }
-    visitedDirectories.add(realDirectory);
-    let entries;
-    try {
-      entries = readdirSync(directory, { withFileTypes: true });
-    } catch {
+    visitedDirectories.add(identity);
+    const entries = options.listings ? listFolder(directory, stats, options.listings) : readFolder(directory);
+    if (!entries) {
       count(result.skippedDirectories, 'unreadable');
       return;
     }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of entries) {
       const absolutePath = path.join(directory, entry.name);
       const relativePath = relative ? `${relative}/${entry.name}` : entry.name;

@@ -20,6 +20,8 @@ export interface EdgeResolverInput {
   repoPathOf: Map<string, string>;
   /** Module resolution shared with the program, so imports and symbols agree. */
   resolveModule: ModuleResolver;
+  /** One file's own unit index (for looking up a declaration by unit id within it). */
+  indexOfFile: (file: string) => UnitIndex | undefined;
 }
 
 /** The type literal a property of `owner` named `name` holds (`Interface.nested`), if any. */
@@ -33,32 +35,55 @@ function nestedTypeLiteral(owner: ts.Node, name: string): ts.Node | undefined {
   return found;
 }
 
-/** The first declaration of a member in source order: a property, a parameter property, or a `this.x =` in a body. */
-function firstMemberDeclaration(owner: ts.Node, name: string): ts.Node | undefined {
+const memberDeclarationsOf = new WeakMap<ts.Node, ReadonlyMap<string, ts.Node>>();
+
+/**
+ * Each member's first declaration in source order under an owner: a property, a parameter
+ * property, or (in JavaScript, which declares members by assignment) a `this.x =` in a body.
+ * One walk per owner, kept while its syntax tree lives: a sync asks for many members of one class.
+ */
+function firstMemberDeclarations(owner: ts.Node): ReadonlyMap<string, ts.Node> {
+  const known = memberDeclarationsOf.get(owner);
+  if (known) return known;
   const container = ts.isTypeAliasDeclaration(owner) ? owner.type : owner;
   // Only JavaScript declares members by assignment; in TypeScript `this.x = ...` is a use.
   const javaScript = /\.[cm]?jsx?$/.test(owner.getSourceFile().fileName);
-  let found: ts.Node | undefined;
+  const found = new Map<string, ts.Node>();
+  const record = (name: string, node: ts.Node): void => {
+    if (!found.has(name)) found.set(name, node);
+  };
+  if (!javaScript) {
+    // Without assignments to look for, only the direct members and the constructor's parameter properties can declare one.
+    const members: readonly ts.Node[] = ts.isClassLike(container) || ts.isInterfaceDeclaration(container) || ts.isTypeLiteralNode(container) ? container.members : [];
+    for (const member of members) {
+      if ((ts.isPropertyDeclaration(member) || ts.isPropertySignature(member)) &&
+          (ts.isIdentifier(member.name) || ts.isPrivateIdentifier(member.name) || ts.isStringLiteral(member.name))) record(member.name.text, member);
+      if (ts.isConstructorDeclaration(member)) {
+        for (const parameter of member.parameters) if (ts.isIdentifier(parameter.name) && ts.getModifiers(parameter)?.length) record(parameter.name.text, parameter);
+      }
+    }
+    memberDeclarationsOf.set(owner, found);
+    return found;
+  }
   const visit = (node: ts.Node): void => {
-    if (found) return;
     if ((ts.isPropertyDeclaration(node) || ts.isPropertySignature(node)) && node.parent === container) {
-      const text = ts.isIdentifier(node.name) || ts.isPrivateIdentifier(node.name) || ts.isStringLiteral(node.name) ? node.name.text : undefined;
-      if (text === name) found = node;
+      if (ts.isIdentifier(node.name) || ts.isPrivateIdentifier(node.name) || ts.isStringLiteral(node.name)) record(node.name.text, node);
       return;
     }
-    if (ts.isParameter(node) && ts.isIdentifier(node.name) && node.name.text === name && ts.getModifiers(node)?.length && ts.isConstructorDeclaration(node.parent)) {
-      found = node;
+    if (ts.isParameter(node) && ts.isIdentifier(node.name) && ts.getModifiers(node)?.length && ts.isConstructorDeclaration(node.parent)) {
+      record(node.name.text, node);
       return;
     }
-    if (javaScript && ts.isPropertyAccessExpression(node) && node.expression.kind === ts.SyntaxKind.ThisKeyword && node.name.text === name &&
+    if (javaScript && ts.isPropertyAccessExpression(node) && node.expression.kind === ts.SyntaxKind.ThisKeyword &&
         ts.isBinaryExpression(node.parent) && node.parent.left === node && node.parent.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
-      found = node;
+      record(node.name.text, node);
       return;
     }
     if (node !== container && (ts.isClassLike(node) || ts.isInterfaceDeclaration(node) || ts.isTypeLiteralNode(node))) return;
     ts.forEachChild(node, visit);
   };
   ts.forEachChild(container, visit);
+  memberDeclarationsOf.set(owner, found);
   return found;
 }
 
@@ -94,6 +119,8 @@ export interface FileResolution {
   externalImports: string[];
   callSites: number;
   resolvedCalls: number;
+  /** The line of each resolved call site, sorted: what a re-sync of part of the file keeps or drops. Absent when read back from the store. */
+  resolvedCallLines?: readonly number[];
 }
 
 class FileAccumulator {
@@ -101,7 +128,11 @@ class FileAccumulator {
   readonly unresolved: UnresolvedCall[] = [];
   readonly slots = new Set<string>();
   readonly externalImports = new Set<string>();
-  resolvedCalls = 0;
+  readonly resolvedCallLines: number[] = [];
+
+  addResolvedCall(line: number): void {
+    this.resolvedCallLines.push(line);
+  }
 
   result(known: ReadonlyMap<string, Slot>): FileResolution {
     return {
@@ -109,8 +140,9 @@ class FileAccumulator {
       unresolved: this.unresolved,
       slots: [...this.slots].map((id) => known.get(id)!),
       externalImports: [...this.externalImports].sort(),
-      callSites: this.resolvedCalls + this.unresolved.length,
-      resolvedCalls: this.resolvedCalls,
+      callSites: this.resolvedCallLines.length + this.unresolved.length,
+      resolvedCalls: this.resolvedCallLines.length,
+      resolvedCallLines: this.resolvedCallLines.sort((a, b) => a - b),
     };
   }
 }
@@ -201,16 +233,10 @@ export class EdgeResolver {
     this.index = input.index;
   }
 
-  /** Heritage first, for every class and interface, once all units are known, so dispatch sees the whole hierarchy. */
-  resolveHeritage(): Edge[] {
+  /** The extends and implements edges of some classes and interfaces (one file's, say), resolved with the checker. */
+  heritageOf(declarations: UnitIndex['typeDeclarations']): Edge[] {
     const heritage = new EdgeSink();
-    for (const unit of this.index.units.values()) {
-      if (unit.parent && (unit.kind === 'method' || unit.kind === 'property' || unit.kind === 'accessor')) {
-        const parent = this.index.units.get(unit.parent);
-        if (parent?.kind === 'class') this.memberUnits.set(`${parent.id}\u0000${unit.symbol.slice(parent.symbol.length + 1)}`, unit.id);
-      }
-    }
-    for (const { id, node } of this.index.typeDeclarations) {
+    for (const { id, node } of declarations) {
       const sourceFile = node.getSourceFile();
       if (this.input.program.getSourceFile(sourceFile.fileName) !== sourceFile) continue;
       for (const clause of node.heritageClauses ?? []) {
@@ -220,15 +246,26 @@ export class EdgeResolver {
           if (!target) continue;
           const targetUnit = this.index.units.get(target);
           if (!targetUnit || (targetUnit.kind !== 'class' && targetUnit.kind !== 'interface')) continue;
-          const edgeKind: EdgeKind = isExtends ? 'extends' : 'implements';
-          heritage.add(edgeKind, id, target, lineOf(sourceFile, type.getStart(sourceFile)));
-          let children = this.subtypes.get(target);
-          if (!children) this.subtypes.set(target, (children = new Set()));
-          children.add(id);
+          heritage.add(isExtends ? 'extends' : 'implements', id, target, lineOf(sourceFile, type.getStart(sourceFile)));
         }
       }
     }
     return heritage.list();
+  }
+
+  /** The whole hierarchy, before any file is resolved: calls through a base type reach every implementation in it. */
+  useHeritage(edges: Iterable<Edge>): void {
+    for (const unit of this.index.units.values()) {
+      if (unit.parent && (unit.kind === 'method' || unit.kind === 'property' || unit.kind === 'accessor')) {
+        const parent = this.index.units.get(unit.parent);
+        if (parent?.kind === 'class') this.memberUnits.set(`${parent.id}\u0000${unit.symbol.slice(parent.symbol.length + 1)}`, unit.id);
+      }
+    }
+    for (const edge of edges) {
+      let children = this.subtypes.get(edge.to);
+      if (!children) this.subtypes.set(edge.to, (children = new Set()));
+      children.add(edge.from);
+    }
   }
 
   /** Imports of a file known only by its text, found by the compiler's import scanner. */
@@ -246,6 +283,19 @@ export class EdgeResolver {
 
   /** Everything the units of one file call, reference, read and write, independent of the order files are resolved in. */
   resolveFile(sourceFile: ts.SourceFile, file: string): FileResolution {
+    return this.walk(sourceFile, file, (visit) => ts.forEachChild(sourceFile, visit));
+  }
+
+  /**
+   * The part of a file's resolution that one unit's declaration yields: its own and its nested
+   * units' edges, calls and state, and the `contains` edge into it; the same records a whole-file
+   * walk attributes to them.
+   */
+  resolveDeclaration(sourceFile: ts.SourceFile, file: string, declaration: ts.Node): FileResolution {
+    return this.walk(sourceFile, file, (visit) => visit(declaration));
+  }
+
+  private walk(sourceFile: ts.SourceFile, file: string, start: (visit: (node: ts.Node) => void) => void): FileResolution {
     this.file = new FileAccumulator();
     const stack: string[] = [file];
     const current = (): string => stack[stack.length - 1]!;
@@ -306,7 +356,7 @@ export class EdgeResolver {
       }
       this.visitChildren(node, visit);
     };
-    ts.forEachChild(sourceFile, visit);
+    start(visit);
     return this.file.result(this.slots);
   }
 
@@ -435,7 +485,7 @@ export class EdgeResolver {
       const symbol = this.checker.getSymbolAtLocation(callee);
       const target = this.unitOfSymbol(symbol);
       if (target) {
-        this.file.resolvedCalls += 1;
+        this.file.addResolvedCall(line);
         const constructorId = `${target}.constructor`;
         this.file.sink.add('calls', from, this.index.units.has(constructorId) ? constructorId : target, line);
       }
@@ -456,7 +506,7 @@ export class EdgeResolver {
       this.file.unresolved.push({ from, text: calleeText(callee, sourceFile), line, reason: target.reason });
       return;
     }
-    this.file.resolvedCalls += 1;
+    this.file.addResolvedCall(line);
     for (const id of target.ids) this.file.sink.add('calls', from, id, line, 'direct');
     for (const id of target.dispatch) this.file.sink.add('calls', from, id, line, 'dispatch');
   }
@@ -469,7 +519,12 @@ export class EdgeResolver {
     const unit = this.unitOfSymbol(symbol);
     if (unit) {
       const kind = this.index.units.get(unit)?.kind;
-      if (kind === 'variable') this.file.sink.add(isWritePosition(node) ? 'writes' : 'reads', from, unit, line);
+      if (kind === 'variable') {
+        // State reached as `module.name` is the same slot as by its bare name.
+        // A unit's use of itself is no edge, so no slot either: slots are what edges reach.
+        if (this.index.stateVariables.has(unit) && unit !== from) this.ensureModuleSlot(unit);
+        this.file.sink.add(isWritePosition(node) ? 'writes' : 'reads', from, unit, line);
+      }
       else if (kind === 'accessor') this.file.sink.add('calls', from, unit, line, 'direct');
       else this.file.sink.add('references', from, unit, line);
       return;
@@ -510,7 +565,7 @@ export class EdgeResolver {
     return { id: unit.id, kind: 'module-variable', file: unit.file, owner: unit.file, name: unit.symbol, line: unit.startLine, type: '' };
   }
 
-  private nodeOfUnit: Map<string, ts.Node> | undefined;
+  private readonly nodeOfUnit = new Map<string, Map<string, ts.Node>>();
 
   /**
    * A slot's record as its declaring file now reads, for a file whose accesses were not resolved
@@ -520,15 +575,20 @@ export class EdgeResolver {
   currentSlot(slot: Slot): Slot | undefined {
     const variable = this.index.units.get(slot.id);
     if (variable) return variable.kind === 'variable' ? this.moduleSlot(variable) : undefined;
-    if (!this.nodeOfUnit) this.nodeOfUnit = new Map([...this.index.unitByDeclaration].map(([node, id]) => [id, node]));
+    // Only the slot's own file can declare it: its index, not the whole tree's, is searched.
+    let nodeOfUnit = this.nodeOfUnit.get(slot.file);
+    if (!nodeOfUnit) {
+      const fileIndex = this.input.indexOfFile(slot.file);
+      this.nodeOfUnit.set(slot.file, (nodeOfUnit = new Map([...(fileIndex?.unitByDeclaration ?? [])].map(([node, id]) => [id, node]))));
+    }
     const segments = slot.owner.slice(slot.file.length + 1).split('.');
     let owner: ts.Node | undefined;
     for (let taken = segments.length; taken > 0 && !owner; taken -= 1) {
-      owner = this.nodeOfUnit.get(`${slot.file}#${segments.slice(0, taken).join('.')}`);
+      owner = nodeOfUnit.get(`${slot.file}#${segments.slice(0, taken).join('.')}`);
       if (owner) for (const nested of segments.slice(taken)) owner = owner && nestedTypeLiteral(owner, nested);
     }
     if (!owner) return undefined;
-    const declaration = firstMemberDeclaration(owner, slot.name);
+    const declaration = firstMemberDeclarations(owner).get(slot.name);
     if (!declaration) return undefined;
     const fresh = this.createSlot(declaration);
     return fresh?.id === slot.id ? fresh : undefined;

@@ -36,6 +36,8 @@ export interface SyncSummary {
   removed: string[];
   /** Files whose edges were resolved again: the changed ones and those that could depend on them. */
   resolvedFiles: number;
+  /** Of those, the modified files resolved only in the unit the edit lay in, the rest of their edges kept. */
+  resolvedInPart: number;
   entries: { added: number; removed: number; changed: number };
   /** Units whose primary stage is not the one they had. */
   restaged: number;
@@ -135,14 +137,14 @@ export class LiveHandbook {
       const organized = readOrganized(this.database, generation.id);
       this.stages = primaryStages(organized);
       this.project = { title: organized.overview.title, description: organized.overview.description };
-      ({ session: this.session, change } = AnalysisSession.open(this.root, this.analyzeOptions(), { files: prior, compiler: this.settings.compiler }));
+      ({ session: this.session, change } = AnalysisSession.open(this.root, this.analyzeOptions(), { ...prior, compiler: this.settings.compiler }));
       this.refreshes = 0;
     } else {
       change = this.session.refresh();
       this.refreshes += 1;
     }
     const commit = currentCommit(this.root);
-    const base = { added: change.added, modified: change.modified, removed: change.removed, resolvedFiles: change.resolved };
+    const base = { added: change.added, modified: change.modified, removed: change.removed, resolvedFiles: change.resolved, resolvedInPart: change.resolvedInPart };
     // The overview quotes package.json and the README, which are not source files: a change there alone is a change too.
     const project = describeProject(this.root);
     const projectChanged = project.title !== this.project.title || project.description !== this.project.description;

@@ -117,7 +117,10 @@ export async function storeAnalysis(input: StoreAnalysisInput): Promise<StoredAn
   // An update rewrites only the terms of units that changed; a new process need not tokenize the rest.
   const searchTerms = new Map(codeUnits.filter((unit) => !input.update || input.update.replaceTerms.has(unit.id)).map((unit) => [unit.id, cache.searchTermsOf(unit)]));
   const files = new Map<string, FileDetails>(
-    [...session.fileAnalyses()].map(([path, file]) => [path, { declarations: file.digest, callSites: file.resolution.callSites, resolvedCalls: file.resolution.resolvedCalls }]),
+    [...session.fileAnalyses()].map(([path, file]) => [path, {
+      declarations: file.digest, callSites: file.resolution.callSites, resolvedCalls: file.resolution.resolvedCalls,
+      ...(file.resolution.resolvedCallLines ? { resolvedCallLines: file.resolution.resolvedCallLines } : {}),
+    }]),
   );
   let summary: BuildSummary | undefined;
   const details = {

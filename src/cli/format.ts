@@ -186,7 +186,8 @@ export function formatSync(summary: SyncSummary): string {
   if (summary.added.length > 0) lines.push(`  added      ${fileList(summary.added)}`);
   if (summary.modified.length > 0) lines.push(`  modified   ${fileList(summary.modified)}`);
   if (summary.removed.length > 0) lines.push(`  removed    ${fileList(summary.removed)}`);
-  lines.push(`  resolved   ${summary.resolvedFiles} files again (the changed ones and those whose edges could depend on them)`);
+  const inPart = summary.resolvedInPart > 0 ? `; ${summary.resolvedInPart} of them only in the unit the edit lay in` : '';
+  lines.push(`  resolved   ${summary.resolvedFiles} files again (the changed ones and those whose edges could depend on them${inPart})`);
   lines.push(`  entries    ${summary.entries.added} added, ${summary.entries.changed} changed, ${summary.entries.removed} removed; ${summary.restaged} moved to another stage`);
   return lines.join('\n');
 }

@@ -1,5 +1,5 @@
 import { unitContentKey } from '../graph/content-hash.js';
-import type { EdgeKind, Unit } from '../graph/model.js';
+import type { Edge, EdgeKind, Unit } from '../graph/model.js';
 import type { ProgramGraph } from '../graph/program-graph.js';
 import { expandUnambiguous } from '../text/harness-thesaurus.js';
 import { terms } from '../text/identifier-words.js';
@@ -35,7 +35,41 @@ interface StagerRun {
   own: readonly Float64Array[];
   /** Each placed edge as its kind and positions: kind, from, to, and again for the next edge. */
   links: Int32Array;
+  /** The edges the links were placed from. */
+  linkEdges: readonly Edge[];
   assignments: UnitAssignment[];
+}
+
+/** Each link edge as its kind and the positions of its ends among the units; edges to or from units not placed are left out. */
+function placeLinks(units: readonly Unit[], edges: readonly Edge[]): Int32Array {
+  const positionOf = new Map(units.map((unit, position) => [unit.id, position]));
+  const placed: number[] = [];
+  for (const edge of edges) {
+    const from = positionOf.get(edge.from);
+    const to = positionOf.get(edge.to);
+    if (from === undefined || to === undefined || from === to) continue;
+    placed.push(LINK_KINDS.indexOf(edge.kind), from, to);
+  }
+  return Int32Array.from(placed);
+}
+
+/** Whether the units sit at the same positions and the link edges join the same ends as last run: then the placed links are the same. */
+function sameLinkEdges(run: StagerRun, units: readonly Unit[], edges: readonly Edge[]): boolean {
+  if (run.units.length !== units.length || run.linkEdges.length !== edges.length) return false;
+  for (let position = 0; position < units.length; position += 1) {
+    const before = run.units[position]!;
+    if (before !== units[position] && before.id !== units[position]!.id) return false;
+  }
+  for (let at = 0; at < edges.length; at += 1) {
+    const before = run.linkEdges[at]!;
+    const now = edges[at]!;
+    if (before !== now && (before.kind !== now.kind || before.from !== now.from || before.to !== now.to)) return false;
+  }
+  return true;
+}
+
+function sameTerms(a: readonly string[], b: readonly string[]): boolean {
+  return a === b || (a.length === b.length && a.every((term, position) => term === b[position]));
 }
 
 function sameRun(run: StagerRun, units: readonly Unit[], own: readonly Float64Array[], links: Int32Array): boolean {
@@ -106,6 +140,61 @@ export class UnitTermCache {
     this.hintsVersion += 1;
   }
 
+  private readonly counted = new Map<string, { unit: Unit; terms: readonly string[]; stamp: number }>();
+  private readonly frequency = new Map<string, number>();
+  private frequencyVersion = 0;
+  private countedHints = -1;
+  private stamp = 0;
+
+  /**
+   * How many of the units hold each hinted word, kept per unit: a re-sync counts again only the
+   * units whose words changed. `version` moves whenever a count does.
+   */
+  frequencyOf(units: readonly Unit[], isHinted: (term: string) => boolean): { frequency: ReadonlyMap<string, number>; version: number } {
+    if (this.countedHints !== this.hintsVersion) {
+      this.counted.clear();
+      this.frequency.clear();
+      this.countedHints = this.hintsVersion;
+      this.frequencyVersion += 1;
+    }
+    const stamp = (this.stamp += 1);
+    let changed = false;
+    const count = (terms: readonly string[], step: number): void => {
+      for (const term of terms) {
+        const now = (this.frequency.get(term) ?? 0) + step;
+        if (now === 0) this.frequency.delete(term);
+        else this.frequency.set(term, now);
+      }
+    };
+    for (const unit of units) {
+      const known = this.counted.get(unit.id);
+      if (known?.unit === unit) {
+        known.stamp = stamp;
+        continue;
+      }
+      const terms = this.hintedTermsOf(unit, isHinted);
+      if (known && sameTerms(known.terms, terms)) {
+        known.unit = unit;
+        known.stamp = stamp;
+        continue;
+      }
+      if (known) count(known.terms, -1);
+      count(terms, 1);
+      this.counted.set(unit.id, { unit, terms, stamp });
+      changed = true;
+    }
+    if (this.counted.size > units.length) {
+      for (const [id, known] of this.counted) {
+        if (known.stamp === stamp) continue;
+        count(known.terms, -1);
+        this.counted.delete(id);
+        changed = true;
+      }
+    }
+    if (changed) this.frequencyVersion += 1;
+    return { frequency: this.frequency, version: this.frequencyVersion };
+  }
+
   /** The unit's words that some stage hints at (`isHinted`, for the hints last given to useHints), in the order of its terms. */
   hintedTermsOf(unit: Unit, isHinted: (term: string) => boolean): string[] {
     const entry = this.entryOf(unit);
@@ -170,13 +259,10 @@ export function assignStagesOffline(graph: ProgramGraph, skeleton: readonly Stag
   const skeletonKey = JSON.stringify(skeleton);
   cache.useHints(skeletonKey);
   const isHinted = (term: string): boolean => hintsByTerm.has(term);
-  const documentFrequency = new Map<string, number>();
-  for (const unit of units) {
-    for (const term of cache.hintedTermsOf(unit, isHinted)) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
-  }
-  const inverse = (term: string): number => Math.log(1 + units.length / (documentFrequency.get(term) ?? 1));
+  const { frequency, version } = cache.frequencyOf(units, isHinted);
+  const inverse = (term: string): number => Math.log(1 + units.length / (frequency.get(term) ?? 1));
 
-  cache.useContext(`${units.length}\u0000${JSON.stringify([...documentFrequency].sort((a, b) => (a[0] < b[0] ? -1 : 1)))}\u0000${skeletonKey}`);
+  cache.useContext(`${units.length}\u0000${version}\u0000${skeletonKey}`);
   const importsByFile = externalImportsByFile(graph.toData().files);
   const importKeys = new Map([...importsByFile].map(([file, imports]) => [file, imports.join(' ')]));
   const own = units.map((unit) => {
@@ -196,15 +282,8 @@ export function assignStagesOffline(graph: ProgramGraph, skeleton: readonly Stag
     });
   });
 
-  const positionOf = new Map(units.map((unit, position) => [unit.id, position]));
-  const placed: number[] = [];
-  for (const edge of graph.edgesOfKinds(LINK_KINDS)) {
-    const from = positionOf.get(edge.from);
-    const to = positionOf.get(edge.to);
-    if (from === undefined || to === undefined || from === to) continue;
-    placed.push(LINK_KINDS.indexOf(edge.kind), from, to);
-  }
-  const links = Int32Array.from(placed);
+  const linkEdges = graph.edgesOfKinds(LINK_KINDS);
+  const links = cache.lastRun && sameLinkEdges(cache.lastRun, units, linkEdges) ? cache.lastRun.links : placeLinks(units, linkEdges);
   // The same units, own scores and links as last time give the same answer: a body edit that adds no word leaves all three.
   if (cache.lastRun && sameRun(cache.lastRun, units, own, links)) return cache.lastRun.assignments;
 
@@ -234,7 +313,7 @@ export function assignStagesOffline(graph: ProgramGraph, skeleton: readonly Stag
       stages: chosen.map((stage) => ({ stage: skeleton[stage]!.id, score: Math.round((vector[stage]! / total) * 1000) / 1000 })),
     };
   });
-  cache.lastRun = { units, own, links, assignments };
+  cache.lastRun = { units, own, links, linkEdges, assignments };
   return assignments;
 }
 

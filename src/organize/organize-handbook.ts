@@ -15,14 +15,21 @@ const STAGE_EDGE_KINDS: readonly EdgeKind[] = ['calls', 'references', 'instantia
 export interface OrganizeRun {
   assignments: readonly UnitAssignment[];
   units: readonly Unit[];
-  registerShape: string[];
+  register: readonly RegisterEntry[];
   entryPoints: string[];
   handbook: OrganizedHandbook;
+  /** Each placed unit's primary stage, as the assignments give it. */
+  primaryStageOf: ReadonlyMap<string, string>;
 }
 
-/** The register without its lines: what stage summaries read of it. */
-function registerShape(register: readonly RegisterEntry[]): string[] {
-  return register.map((entry) => [entry.slot, entry.stages.join(' '), entry.writers.map((access) => access.unit).join(' '), entry.readers.map((access) => access.unit).join(' ')].join('\u0000'));
+/** Whether two registers agree but for lines: slots, stages, writers and readers are what stage summaries read of one. */
+function sameRegisterShape(before: readonly RegisterEntry[], now: readonly RegisterEntry[]): boolean {
+  const sameUnits = (a: readonly { unit: string }[], b: readonly { unit: string }[]): boolean => a.length === b.length && a.every((access, at) => access.unit === b[at]!.unit);
+  return before.length === now.length && before.every((entry, position) => {
+    const other = now[position]!;
+    return entry.slot === other.slot && entry.stages.length === other.stages.length && entry.stages.every((stage, at) => stage === other.stages[at]) &&
+      sameUnits(entry.writers, other.writers) && sameUnits(entry.readers, other.readers);
+  });
 }
 
 /** Whether the units read the same to entry points (kind, export, file) as last time; only units of changed files are new objects. */
@@ -49,12 +56,10 @@ export function organizeHandbook(
   previous?: OrganizeRun,
 ): { handbook: OrganizedHandbook; register: RegisterEntry[]; run: OrganizeRun } {
   if (previous && previous.assignments === assignments && sameUnits(previous.units, graph.units) && previous.handbook.stager.kind === stager.kind) {
-    const primaryStageOf = new Map<string, string>();
-    for (const assignment of assignments) if (assignment.stages[0]) primaryStageOf.set(assignment.unit, assignment.stages[0].stage);
+    const primaryStageOf = previous.primaryStageOf;
     const stages = previous.handbook.stages;
     const register = buildStateRegister(graph, primaryStageOf, new Map(stages.map((stage) => [stage.id, stage.position])));
-    const shape = registerShape(register);
-    if (shape.length === previous.registerShape.length && shape.every((entry, position) => entry === previous.registerShape[position])) {
+    if (sameRegisterShape(previous.register, register)) {
       const entryPoints = previous.entryPoints;
       const handbook: OrganizedHandbook = {
         stager,
@@ -62,7 +67,7 @@ export function organizeHandbook(
         unassigned: previous.handbook.unassigned,
         overview: buildOverview({ graph, stages, register, entryPoints, stager, project, unassigned: previous.handbook.unassigned.length }),
       };
-      return { handbook, register, run: { assignments, units: graph.units, registerShape: shape, entryPoints, handbook } };
+      return { handbook, register, run: { assignments, units: graph.units, register, entryPoints, handbook, primaryStageOf } };
     }
   }
   const membersOf = new Map<string, Array<{ unit: string; score: number }>>(skeleton.map((stage) => [stage.id, []]));
@@ -111,7 +116,7 @@ export function organizeHandbook(
     unassigned: unassigned.sort(),
     overview: buildOverview({ graph, stages, register, entryPoints, stager, project, unassigned: unassigned.length }),
   };
-  return { handbook, register, run: { assignments, units: graph.units, registerShape: registerShape(register), entryPoints, handbook } };
+  return { handbook, register, run: { assignments, units: graph.units, register, entryPoints, handbook, primaryStageOf } };
 }
 
 /** Which primary members are called from another stage, and which call into one. */

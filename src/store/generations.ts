@@ -39,6 +39,8 @@ export interface FileDetails {
   declarations: DeclarationDigest;
   callSites: number;
   resolvedCalls: number;
+  /** Lines of the resolved call sites: lets a kept-open sync resolve a file's first edit in part. */
+  resolvedCallLines?: readonly number[];
 }
 
 function chunked<T>(database: HandbookDatabase, rows: readonly T[], write: (row: T) => void): void {
@@ -196,12 +198,13 @@ type RowWriter = <T>(rows: readonly T[], write: (row: T) => void) => void;
 
 function insertGraphRows(database: HandbookDatabase, generation: number, graph: ProgramGraphData, fileDetails: ReadonlyMap<string, FileDetails>, each: RowWriter): void {
   const insertFile = database.prepare(
-    'INSERT INTO files (generation, path, size, hash, lines, test, parse_errors, external_imports, declarations, call_sites, resolved_calls) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    'INSERT INTO files (generation, path, size, hash, lines, test, parse_errors, external_imports, declarations, call_sites, resolved_calls, resolved_call_lines) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
   each(graph.files, (file) => {
     const details = fileDetails.get(file.path);
     insertFile.run(generation, file.path, file.size, file.hash, file.lines, file.test ? 1 : 0, file.parseErrors, JSON.stringify(file.externalImports),
-      JSON.stringify(details?.declarations ?? {}), details?.callSites ?? 0, details?.resolvedCalls ?? 0);
+      JSON.stringify(details?.declarations ?? {}), details?.callSites ?? 0, details?.resolvedCalls ?? 0,
+      details?.resolvedCallLines ? JSON.stringify(details.resolvedCallLines) : null);
   });
   const insertUnit = database.prepare('INSERT INTO units (generation, id, kind, file, symbol, start_line, end_line, signature, doc, exported, hash, parent, literals, words) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
   each(graph.units, (unit) =>
@@ -235,9 +238,9 @@ function sameRows<T>(before: readonly T[], after: readonly T[], key: (row: T) =>
   return before.length === after.length && before.every((row, position) => key(row) === key(after[position]!));
 }
 
-/** Rows to delete (by id) and to write (new or different) to turn `before` into `after`. */
+/** Rows to delete (by id) and to write (new or different) to turn `before` into `after`. The same row object is the same row: a sync keeps unchanged files' records. */
 function rowChanges<T>(before: readonly T[], after: readonly T[], id: (row: T) => string, key: (row: T) => string): { removed: string[]; written: T[] } {
-  const previous = new Map(before.map((row) => [id(row), key(row)]));
+  const previous = new Map(before.map((row) => [id(row), row]));
   const removed: string[] = [];
   const written: T[] = [];
   const present = new Set<string>();
@@ -245,7 +248,7 @@ function rowChanges<T>(before: readonly T[], after: readonly T[], id: (row: T) =
     const rowId = id(row);
     present.add(rowId);
     const was = previous.get(rowId);
-    if (was === key(row)) continue;
+    if (was === row || (was !== undefined && key(was) === key(row))) continue;
     if (was !== undefined) removed.push(rowId);
     written.push(row);
   }
@@ -422,9 +425,11 @@ export function readSearchTerms(database: HandbookDatabase, generation: number):
  * each file's units, its edges (heritage aside, which a sync recomputes whole), unresolved
  * calls, the slots it touches, and its declaration digest.
  */
-export function readPriorAnalysis(database: HandbookDatabase, generation: number): Map<string, FileAnalysis> {
+export function readPriorAnalysis(database: HandbookDatabase, generation: number): { files: Map<string, FileAnalysis>; heritage: Edge[] } {
   const graph = readGraph(database, generation);
-  const rows = database.prepare('SELECT path, declarations, call_sites, resolved_calls FROM files WHERE generation = ?').all(generation) as Array<{ path: string; declarations: string; call_sites: number; resolved_calls: number }>;
+  const rows = database.prepare('SELECT path, declarations, call_sites, resolved_calls, resolved_call_lines FROM files WHERE generation = ?').all(generation) as Array<{
+    path: string; declarations: string; call_sites: number; resolved_calls: number; resolved_call_lines: string | null;
+  }>;
   const detailsOf = new Map(rows.map((row) => [row.path, row]));
   const fileOfUnit = new Map(graph.units.map((unit) => [unit.id, unit.file]));
   const slotById = new Map(graph.slots.map((slot) => [slot.id, slot]));
@@ -432,8 +437,10 @@ export function readPriorAnalysis(database: HandbookDatabase, generation: number
   for (const record of graph.files) {
     const row = detailsOf.get(record.path)!;
     let declarations: DeclarationDigest;
+    let resolvedCallLines: number[] | undefined;
     try {
       declarations = z.record(z.string(), z.string()).parse(JSON.parse(row.declarations));
+      if (row.resolved_call_lines !== null) resolvedCallLines = z.array(z.number().int()).parse(JSON.parse(row.resolved_call_lines));
     } catch (error) {
       throw new HandbookError('DATABASE_CORRUPT', 'the handbook database holds file rows this version cannot read', 'delete .handbook/handbook.db and run `handbook build` again', { cause: error });
     }
@@ -441,7 +448,10 @@ export function readPriorAnalysis(database: HandbookDatabase, generation: number
       record,
       units: [],
       digest: declarations,
-      resolution: { edges: [], unresolved: [], slots: [], externalImports: record.externalImports, callSites: row.call_sites, resolvedCalls: row.resolved_calls },
+      resolution: {
+        edges: [], unresolved: [], slots: [], externalImports: record.externalImports, callSites: row.call_sites, resolvedCalls: row.resolved_calls,
+        ...(resolvedCallLines ? { resolvedCallLines } : {}),
+      },
     });
   }
   const analysisOfUnit = (unitId: string): FileAnalysis | undefined => {
@@ -450,8 +460,12 @@ export function readPriorAnalysis(database: HandbookDatabase, generation: number
   };
   for (const unit of graph.units) (analyses.get(unit.file)?.units as Unit[] | undefined)?.push(unit);
   const touched = new Map<FileAnalysis, Set<string>>();
+  const heritage: Edge[] = [];
   for (const edge of graph.edges) {
-    if (HERITAGE_KINDS.has(edge.kind)) continue;
+    if (HERITAGE_KINDS.has(edge.kind)) {
+      heritage.push(edge);
+      continue;
+    }
     const analysis = analysisOfUnit(edge.from);
     if (!analysis) continue;
     analysis.resolution.edges.push(edge);
@@ -463,7 +477,7 @@ export function readPriorAnalysis(database: HandbookDatabase, generation: number
   }
   for (const [analysis, slots] of touched) analysis.resolution.slots = [...slots].map((id) => slotById.get(id)!);
   for (const call of graph.unresolved) analysisOfUnit(call.from)?.resolution.unresolved.push(call);
-  return analyses;
+  return { files: analyses, heritage };
 }
 
 /**

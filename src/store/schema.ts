@@ -73,6 +73,9 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE generations ADD COLUMN settings TEXT;
   CREATE INDEX units_by_file ON units (generation, file);
   `,
+  `
+  ALTER TABLE files ADD COLUMN resolved_call_lines TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -47,3 +47,18 @@ describe('discovery of a tree that changes while it is walked', () => {
     expect(discoverFiles(root, { include: ['src', 'gone'] }).files.map((file) => file.path)).toEqual(['src/a.ts']);
   });
 });
+
+describe('folder listings kept across discoveries', () => {
+  it('finds a file added to a folder just listed, and drops one removed from a folder listed long ago', () => {
+    const root = repoWith({ 'src/a.ts': 'export const a = 1;', 'old/b.ts': 'export const b = 1;' });
+    // `old` was last changed long ago, so its listing is trusted while its stamp stands.
+    const past = new Date(Date.now() - 60_000);
+    fs.utimesSync(path.join(root, 'old'), past, past);
+    const listings = new Map();
+    expect(discoverFiles(root, { listings }).files.map((file) => file.path)).toEqual(['old/b.ts', 'src/a.ts']);
+    // Within the racy window of the listing: the same mtime second may hide this write.
+    fs.writeFileSync(path.join(root, 'src/c.ts'), 'export const c = 1;');
+    fs.rmSync(path.join(root, 'old/b.ts'));
+    expect(discoverFiles(root, { listings }).files.map((file) => file.path)).toEqual(['src/a.ts', 'src/c.ts']);
+  });
+});

@@ -14,6 +14,7 @@ import { openHandbook, type Slot, type Unit } from '../../src/index.js';
 export const EDIT_KINDS = [
   'add-function',
   'change-body',
+  'edit-body-locally',
   'rename-in-file',
   'rename-everywhere',
   'delete-unit',
@@ -274,6 +275,24 @@ const changeBody: Interpreter = (snapshot, _state, pick, edits) => {
   if (importOf) ({ text, how } = importInto(unit.file, text, importOf, pick));
   edits.write(unit.file, text);
   return `change the body of ${unit.id}: insert \`${statement}\` at line ${at + 1}${how ? ` (${how})` : ''}`;
+};
+
+/** A statement that needs no import, added to a body: the edit a kept-open handbook may resolve in part, leaving the rest of the file as it was. */
+const editBodyLocally: Interpreter = (snapshot, _state, pick, edits) => {
+  const unit = pick.one(snapshot.units.filter((candidate) => ['function', 'method', 'constructor', 'accessor', 'property'].includes(candidate.kind) && candidate.endLine > candidate.startLine + 1));
+  if (!unit) return undefined;
+  const lines = lineList(snapshot.files.get(unit.file)!);
+  const owner = snapshot.units.find((candidate) => candidate.id === unit.parent && candidate.kind === 'class');
+  const sameFile = snapshot.units.filter((candidate) => candidate.file === unit.file && candidate.kind === 'function' && isTopLevel(candidate) && candidate.id !== unit.id);
+  const methods = owner ? snapshot.units.filter((candidate) => candidate.parent === owner.id && candidate.kind === 'method') : [];
+  const callee = pick.chance(2) ? pick.one(sameFile) : undefined;
+  const method = callee ? undefined : pick.one(methods);
+  const statement = callee ? `void ${nameOf(callee)}(undefined as never);` : method ? `void this.${nameOf(method)}(undefined as never);` : `console.log('edited ${pick.number(100)}');`;
+  // Before the unit's last line, so the statement lands inside its body.
+  const at = Math.min(unit.endLine - 1, lines.length);
+  lines.splice(at, 0, `    ${statement}`);
+  edits.write(unit.file, lines.join('\n'));
+  return `edit the body of ${unit.id} in place: insert \`${statement}\` at line ${at + 1}`;
 };
 
 const renameInFile: Interpreter = (snapshot, state, pick, edits) => {
@@ -639,6 +658,7 @@ const addImplementation: Interpreter = (snapshot, state, pick, edits) => {
 const INTERPRETERS: Record<EditKind, Interpreter> = {
   'add-function': addFunction,
   'change-body': changeBody,
+  'edit-body-locally': editBodyLocally,
   'rename-in-file': renameInFile,
   'rename-everywhere': renameEverywhere,
   'delete-unit': deleteUnit,
