@@ -215,9 +215,14 @@ export function hierarchyMoved(before: readonly Edge[], after: readonly Edge[]):
   if (moved.length === 0) return affected;
   const bases = new Map<string, string[]>();
   const subtypes = new Map<string, string[]>();
+  const link = (map: Map<string, string[]>, from: string, to: string): void => {
+    const list = map.get(from);
+    if (list) list.push(to);
+    else map.set(from, [to]);
+  };
   for (const edge of [...before, ...after]) {
-    bases.set(edge.from, [...(bases.get(edge.from) ?? []), edge.to]);
-    subtypes.set(edge.to, [...(subtypes.get(edge.to) ?? []), edge.from]);
+    link(bases, edge.from, edge.to);
+    link(subtypes, edge.to, edge.from);
   }
   // Down from each subtype and up from each base, each direction with its own visited set, so one walk never cuts another short.
   const down = new Set<string>();

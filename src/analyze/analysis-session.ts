@@ -476,12 +476,10 @@ export class AnalysisSession {
     const beforeSource = sourceFileOf(before.index);
     const afterSource = this.program!.getSourceFile(after.absolute);
     if (!beforeSource || !afterSource) return undefined;
-    const plan = planPartialResolution(
-      { path: before.path, text: before.text, index: before.index, sourceFile: beforeSource, resolution: before.resolution },
-      { path: after.path, text: after.text, index: after.index, sourceFile: afterSource },
-    );
+    const version = { path: before.path, text: before.text, index: before.index, sourceFile: beforeSource, resolution: before.resolution };
+    const plan = planPartialResolution(version, { path: after.path, text: after.text, index: after.index, sourceFile: afterSource });
     if (!plan) return undefined;
-    const kept = keptPart({ path: before.path, text: before.text, index: before.index, sourceFile: beforeSource, resolution: before.resolution }, plan);
+    const kept = keptPart(version, plan);
     if (!kept) return undefined;
     const fresh = resolver.resolveDeclaration(afterSource, after.path, plan.declaration);
     const slotNow = (slot: Slot): Slot | undefined => (changed.has(slot.file) ? resolver.currentSlot(slot) : slot);

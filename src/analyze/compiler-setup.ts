@@ -1,8 +1,8 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ts } from 'ts-morph';
 import { z } from 'zod';
-import { RACY_WINDOW_MS } from './discover-files.js';
+import { type FolderListings, listFolder, RACY_WINDOW_MS } from './discover-files.js';
 
 const SEARCH_DEPTH = 5;
 const NOT_SEARCHED = new Set(['node_modules', '.git', '.handbook', 'dist', 'build', 'out', 'coverage', 'vendor', 'third_party']);
@@ -27,41 +27,19 @@ export interface CompilerSetup {
   outDirectories: string[];
 }
 
-/** A folder's entries as last read, kept while its stamp stands: a sync looks for tsconfigs every time, and most folders never change. */
-const listings = new Map<string, { stamp: string; readAt: number; entries: Array<{ name: string; file: boolean; directory: boolean }> }>();
-const MAX_LISTINGS = 20_000;
-
-function listFolder(directory: string): Array<{ name: string; file: boolean; directory: boolean }> | undefined {
-  const stats = statSync(directory, { throwIfNoEntry: false });
-  if (!stats) return undefined;
-  // Adding, removing or renaming an entry moves the folder's times (a chmod its change time); a folder replaced has another inode.
-  const stamp = `${stats.ino}\u0000${stats.mtimeMs}\u0000${stats.ctimeMs}`;
-  const known = listings.get(directory);
-  if (known && known.stamp === stamp && Math.max(stats.mtimeMs, stats.ctimeMs) < known.readAt - RACY_WINDOW_MS) return known.entries;
-  const readAt = Date.now();
-  let dirents;
-  try {
-    dirents = readdirSync(directory, { withFileTypes: true });
-  } catch {
-    return undefined;
-  }
-  const entries = dirents
-    .map((entry) => ({ name: entry.name, file: entry.isFile(), directory: entry.isDirectory() }))
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  if (listings.size >= MAX_LISTINGS) listings.clear();
-  listings.set(directory, { stamp, readAt, entries });
-  return entries;
-}
+/** Folder listings kept across setups: a sync looks for tsconfigs every time, and most folders never change. */
+const listings: FolderListings = new Map();
 
 function findConfigFiles(root: string): { tsconfigs: string[]; packageJsons: string[] } {
   const tsconfigs: string[] = [];
   const packageJsons: string[] = [];
   const walk = (directory: string, depth: number): void => {
-    for (const entry of listFolder(directory) ?? []) {
+    const stats = statSync(directory, { throwIfNoEntry: false });
+    for (const entry of (stats && listFolder(directory, stats, listings)) || []) {
       const full = path.join(directory, entry.name);
-      if (entry.file && entry.name === 'tsconfig.json') tsconfigs.push(full);
-      else if (entry.file && entry.name === 'package.json') packageJsons.push(full);
-      else if (entry.directory && depth < SEARCH_DEPTH && !NOT_SEARCHED.has(entry.name) && !entry.name.startsWith('.'))
+      if (entry.isFile() && entry.name === 'tsconfig.json') tsconfigs.push(full);
+      else if (entry.isFile() && entry.name === 'package.json') packageJsons.push(full);
+      else if (entry.isDirectory() && depth < SEARCH_DEPTH && !NOT_SEARCHED.has(entry.name) && !entry.name.startsWith('.'))
         walk(full, depth + 1);
     }
   };

@@ -190,9 +190,8 @@ export function hasInferredType(declaration: ts.Node): boolean {
   if (isFunctionLike(declaration)) return !declaration.type;
   if (ts.isVariableDeclaration(declaration) || ts.isPropertyDeclaration(declaration)) {
     if (declaration.type) return false;
-    let initializer = declaration.initializer;
-    while (initializer && (ts.isParenthesizedExpression(initializer) || ts.isSatisfiesExpression(initializer))) initializer = initializer.expression;
-    if (!initializer) return false;
+    if (!declaration.initializer) return false;
+    const initializer = withoutWrappers(declaration.initializer);
     // `as const` asserts nothing but the literal's own type.
     return isFunctionLike(initializer) ? !initializer.type : !ts.isAsExpression(initializer) || isConstAssertion(initializer);
   }

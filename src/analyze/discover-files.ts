@@ -65,14 +65,22 @@ function readFolder(directory: string): Dirent[] | undefined {
   }
 }
 
-/** Adding, removing or renaming an entry moves a folder's times, and a folder replaced has another inode: otherwise the kept listing stands. */
-function listFolder(directory: string, stats: Stats, listings: FolderListings): Dirent[] | undefined {
+/** Listings kept at most per map: past this the map starts over, so a long-lived one cannot grow without bound. */
+const MAX_LISTINGS = 20_000;
+
+/**
+ * A folder's entries, sorted by name, from `listings` while the folder's stamp stands (`stats`
+ * is the folder's own): adding, removing or renaming an entry moves a folder's times, and a
+ * folder replaced has another inode. Undefined when the folder cannot be read.
+ */
+export function listFolder(directory: string, stats: Stats, listings: FolderListings): Dirent[] | undefined {
   // The change time too: a chmod that makes the folder unreadable moves it, and nothing else.
   const stamp = `${stats.ino}:${stats.mtimeMs}:${stats.ctimeMs}`;
   const known = listings.get(directory);
   if (known && known.stamp === stamp && Math.max(stats.mtimeMs, stats.ctimeMs) < known.readAt - RACY_WINDOW_MS) return known.entries;
   const readAt = Date.now();
   const entries = readFolder(directory);
+  if (listings.size >= MAX_LISTINGS) listings.clear();
   if (entries) listings.set(directory, { stamp, readAt, entries });
   else listings.delete(directory);
   return entries;

@@ -5,7 +5,7 @@ import { assertRepositoryRoot } from '../analyze/repository-root.js';
 import { openDatabase, databasePathFor } from '../store/open-database.js';
 import { currentGenerationOrThrow, readGraph, readOrganized, readSearchTerms, type GenerationInfo } from '../store/generations.js';
 import type { OrganizedHandbook, RegisterEntry } from '../organize/model.js';
-import { buildStateRegister } from '../organize/state-register.js';
+import { registerOfHandbook } from '../organize/state-register.js';
 import type { BuildSummary } from './build-summary.js';
 
 export interface Handbook {
@@ -38,8 +38,7 @@ export function openHandbook(root: string, options: OpenHandbookOptions = {}): H
     const generation = currentGenerationOrThrow(connection);
     const graph = new ProgramGraph(readGraph(connection, generation.id, { unresolved: options.withUnresolved !== false, ...(options.edgeKinds ? { edgeKinds: options.edgeKinds } : {}) }));
     const organized = readOrganized(connection, generation.id);
-    const primaryStageOf = new Map(organized.stages.flatMap((stage) => stage.members.filter((member) => member.primary).map((member) => [member.unit, stage.id] as const)));
-    const register = buildStateRegister(graph, primaryStageOf, new Map(organized.stages.map((stage) => [stage.id, stage.position])));
+    const register = registerOfHandbook(graph, organized);
     const searchTerms = options.withSearchTerms ? readSearchTerms(connection, generation.id) : new Map<string, string>();
     return { root: path.resolve(absoluteRoot), database, generation, summary: generation.summary as BuildSummary, graph, organized, register, searchTerms };
   } finally {

@@ -7,7 +7,7 @@ import type { EdgeKind, ProgramGraphData } from '../graph/model.js';
 import { ProgramGraph } from '../graph/program-graph.js';
 import type { OrganizedHandbook } from '../organize/model.js';
 import { parseStoredSearchTerms, type SearchTerms } from '../route/search-index.js';
-import { buildStateRegister } from '../organize/state-register.js';
+import { registerOfHandbook } from '../organize/state-register.js';
 import { currentGenerationOrThrow, type GenerationInfo } from '../store/generations.js';
 import { databasePathFor, openDatabase } from '../store/open-database.js';
 import { SCHEMA_VERSION } from '../store/schema.js';
@@ -42,8 +42,7 @@ function snapshotKey(database: string, generation: GenerationInfo, edgeKinds: re
 
 function handbookOf(root: string, database: string, generation: GenerationInfo, snapshot: Snapshot): RoutingHandbook {
   const graph = new ProgramGraph(snapshot.graph);
-  const primaryStageOf = new Map(snapshot.organized.stages.flatMap((stage) => stage.members.filter((member) => member.primary).map((member) => [member.unit, stage.id] as const)));
-  const register = buildStateRegister(graph, primaryStageOf, new Map(snapshot.organized.stages.map((stage) => [stage.id, stage.position])));
+  const register = registerOfHandbook(graph, snapshot.organized);
   return {
     handbook: { root, database, generation, summary: generation.summary as BuildSummary, graph, organized: snapshot.organized, register, searchTerms: new Map() },
     searchTerms: parseStoredSearchTerms(new Map(snapshot.searchTerms)),

@@ -1,5 +1,5 @@
 import type { ProgramGraph } from '../graph/program-graph.js';
-import type { RegisterEntry, StateAccessRecord } from './model.js';
+import type { OrganizedHandbook, RegisterEntry, StateAccessRecord } from './model.js';
 
 const byUnit = (a: StateAccessRecord, b: StateAccessRecord): number => (a.unit < b.unit ? -1 : a.unit > b.unit ? 1 : 0);
 
@@ -44,4 +44,10 @@ export function buildStateRegister(graph: ProgramGraph, primaryStageOf: Readonly
     entries.push({ slot: slot.id, kind: slot.kind, owner: slot.owner, type: slot.type, file: slot.file, line: slot.line, writers: written.sort(byUnit), readers: read.sort(byUnit), stages });
   });
   return entries;
+}
+
+/** The register of a stored handbook: primary stages and their order as its stages record them. */
+export function registerOfHandbook(graph: ProgramGraph, organized: OrganizedHandbook): RegisterEntry[] {
+  const primaryStageOf = new Map(organized.stages.flatMap((stage) => stage.members.filter((member) => member.primary).map((member) => [member.unit, stage.id] as const)));
+  return buildStateRegister(graph, primaryStageOf, new Map(organized.stages.map((stage) => [stage.id, stage.position])));
 }
