@@ -3,7 +3,6 @@ import { LiveResolver, type LocatorStatus } from '../locate/live-resolver.js';
 import type { Stager } from '../organize/model.js';
 import { parseRequest } from '../route/request-terms.js';
 import { ROUTED_EDGE_KINDS, routeRequest, type RouteTrace } from '../route/route-request.js';
-import { UnitSearchIndex } from '../route/search-index.js';
 import { openRoutingHandbook } from './routing-snapshot.js';
 
 export const MAX_REQUEST_CHARACTERS = 2_000;
@@ -51,13 +50,12 @@ export async function askHandbook(root: string, request: string, options: AskOpt
   if (text.length > MAX_REQUEST_CHARACTERS)
     throw new HandbookError('INVALID_INPUT', `the request is ${text.length} characters long`, `ask in a sentence or two (at most ${MAX_REQUEST_CHARACTERS} characters)`);
   const limit = options.limit ?? 20;
-  const { handbook, searchTerms } = openRoutingHandbook(root, { ...(options.database ? { database: options.database } : {}), edgeKinds: ROUTED_EDGE_KINDS });
+  const { handbook, index, stageCoupling } = openRoutingHandbook(root, { ...(options.database ? { database: options.database } : {}), edgeKinds: ROUTED_EDGE_KINDS });
   const parsed = parseRequest(text);
   const base = { request: text, stager: handbook.organized.stager, router: 'offline' as const };
   if (parsed.terms.size === 0) return { ...base, locations: [], frozen: 0, note: 'the request has no words the handbook can match: only common words, or another language' };
 
-  const index = new UnitSearchIndex(handbook.graph.codeUnits(), searchTerms);
-  const { locations: routed, trace } = routeRequest(parsed, handbook.graph, handbook.organized, handbook.register, index);
+  const { locations: routed, trace } = routeRequest(parsed, handbook.graph, handbook.organized, stageCoupling, index);
   const explained = options.explain ? { explain: trace } : {};
   if (routed.length === 0) return { ...base, locations: [], frozen: 0, note: 'no unit of the handbook matches the words of the request', ...explained };
 

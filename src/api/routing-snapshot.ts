@@ -5,8 +5,8 @@ import { assertRepositoryRoot } from '../analyze/repository-root.js';
 import { shortHash } from '../graph/content-hash.js';
 import type { EdgeKind, ProgramGraphData } from '../graph/model.js';
 import { ProgramGraph } from '../graph/program-graph.js';
-import type { OrganizedHandbook } from '../organize/model.js';
-import { parseStoredSearchTerms, type SearchTerms } from '../route/search-index.js';
+import type { OrganizedHandbook, RegisterEntry } from '../organize/model.js';
+import { packSearchIndex, type PackedSearchIndex, parseStoredSearchTerms, UnitSearchIndex } from '../route/search-index.js';
 import { registerOfHandbook } from '../organize/state-register.js';
 import { currentGenerationOrThrow, type GenerationInfo } from '../store/generations.js';
 import { databasePathFor, openDatabase } from '../store/open-database.js';
@@ -15,20 +15,32 @@ import type { BuildSummary } from './build-summary.js';
 import { type Handbook, openHandbook } from './open-handbook.js';
 
 /** Bump when what the snapshot holds, or how the store's rows are read into it, changes. */
-const SNAPSHOT_FORMAT = 1;
+const SNAPSHOT_FORMAT = 2;
 const KEY_BYTES = 16;
 
 interface Snapshot {
   graph: ProgramGraphData;
   organized: OrganizedHandbook;
-  /** As stored: parsed objects cost more to read back than the text costs to parse. */
-  searchTerms: Array<[string, string]>;
+  /** Flat typed arrays: read back as they were written, where thousands of small objects would cost more than the routing. */
+  index: PackedSearchIndex;
+  stageCoupling: string[][];
 }
 
-/** A handbook as routing reads it, with each unit's search terms parsed. */
+/** A handbook as routing reads it: its search index built, and the stages its shared state couples. */
 export interface RoutingHandbook {
   handbook: Handbook;
-  searchTerms: Map<string, SearchTerms>;
+  index: UnitSearchIndex;
+  /** The stages each shared state slot couples, each set once. */
+  stageCoupling: string[][];
+}
+
+function stageCouplingOf(register: readonly RegisterEntry[]): string[][] {
+  const sets = new Map<string, string[]>();
+  for (const entry of register) {
+    const stages = [...entry.stages].sort();
+    sets.set(stages.join('\u0000'), stages);
+  }
+  return [...sets].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([, stages]) => stages);
 }
 
 /**
@@ -42,15 +54,27 @@ function snapshotKey(database: string, generation: GenerationInfo, edgeKinds: re
 
 function handbookOf(root: string, database: string, generation: GenerationInfo, snapshot: Snapshot): RoutingHandbook {
   const graph = new ProgramGraph(snapshot.graph);
-  const register = registerOfHandbook(graph, snapshot.organized);
-  return {
-    handbook: { root, database, generation, summary: generation.summary as BuildSummary, graph, organized: snapshot.organized, register, searchTerms: new Map() },
-    searchTerms: parseStoredSearchTerms(new Map(snapshot.searchTerms)),
+  const units = snapshot.index.unitIds.map((id) => graph.getUnit(id));
+  if (units.some((unit) => unit === undefined)) throw new Error('the snapshot indexes a unit its graph lacks');
+  let register: RegisterEntry[] | undefined;
+  const handbook: Handbook = {
+    root,
+    database,
+    generation,
+    summary: generation.summary as BuildSummary,
+    graph,
+    organized: snapshot.organized,
+    // Routing reads the stage coupling kept in the snapshot; the register itself is built only for a reader that asks.
+    get register() {
+      return (register ??= registerOfHandbook(graph, snapshot.organized));
+    },
+    searchTerms: new Map(),
   };
+  return { handbook, index: new UnitSearchIndex(units as NonNullable<(typeof units)[number]>[], snapshot.index), stageCoupling: snapshot.stageCoupling };
 }
 
 /**
- * The handbook as routing reads it (units, the relations it follows, stages, search terms),
+ * The handbook as routing reads it (units, the relations it follows, stages, search index),
  * kept beside the database as one V8-serialized file: reading and checking the store's rows
  * is most of what an `ask` costs, and the store changes only when a build or sync writes it.
  * The first read after a write reads the store and leaves a snapshot for the next; a snapshot
@@ -83,12 +107,14 @@ export function openRoutingHandbook(root: string, options: { database?: string; 
   }
   const handbook = openHandbook(absoluteRoot, { ...(options.database ? { database: options.database } : {}), withUnresolved: false, withSearchTerms: true, edgeKinds: options.edgeKinds });
   // Keyed by the generation read first: a write that landed since leaves a key no later read matches.
-  const searchTerms = parseStoredSearchTerms(handbook.searchTerms);
-  const snapshot: Snapshot = { graph: handbook.graph.toData(), organized: handbook.organized, searchTerms: [...handbook.searchTerms] };
+  const units = handbook.graph.codeUnits();
+  const packed = packSearchIndex(units, parseStoredSearchTerms(handbook.searchTerms));
+  const stageCoupling = stageCouplingOf(handbook.register);
+  const snapshot: Snapshot = { graph: handbook.graph.toData(), organized: handbook.organized, index: packed, stageCoupling };
   try {
     writeFileAtomic.sync(file, Buffer.concat([Buffer.from(key, 'latin1'), v8.serialize(snapshot)]));
   } catch {
     // Only a shortcut is lost.
   }
-  return { handbook, searchTerms };
+  return { handbook, index: new UnitSearchIndex(units, packed), stageCoupling };
 }

@@ -1,6 +1,6 @@
 import type { EdgeKind, Unit } from '../graph/model.js';
 import type { ProgramGraph } from '../graph/program-graph.js';
-import type { OrganizedHandbook, RegisterEntry } from '../organize/model.js';
+import type { OrganizedHandbook } from '../organize/model.js';
 import type { ParsedRequest } from './request-terms.js';
 import type { UnitSearchIndex } from './search-index.js';
 import { shortName } from '../graph/unit-name.js';
@@ -65,7 +65,8 @@ export function routeRequest(
   request: ParsedRequest,
   graph: ProgramGraph,
   organized: OrganizedHandbook,
-  register: readonly RegisterEntry[],
+  /** The stages each shared state slot couples (the state register, reduced to what routing follows). */
+  stageCoupling: readonly (readonly string[])[],
   index: UnitSearchIndex,
 ): { locations: RoutedLocation[]; trace: RouteTrace } {
   const query = new Map(request.terms);
@@ -104,15 +105,16 @@ export function routeRequest(
   const picked = [...stageScore].filter(([, value]) => value > 0).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, ROUTING.stagesPicked).map(([id]) => id);
   const stageWeight = new Map<string, number>(picked.map((id, rank) => [id, ROUTING.stageBoost / (rank + 1)]));
   const pickedSet = new Set(picked);
-  for (const entry of register) {
-    if (!entry.stages.some((id) => pickedSet.has(id))) continue;
-    for (const id of entry.stages) if (!stageWeight.has(id)) stageWeight.set(id, ROUTING.coupledStageBoost);
+  for (const stages of stageCoupling) {
+    if (!stages.some((id) => pickedSet.has(id))) continue;
+    for (const id of stages) if (!stageWeight.has(id)) stageWeight.set(id, ROUTING.coupledStageBoost);
   }
   trace.stages = picked;
   trace.coupledStages = [...stageWeight.keys()].filter((id) => !pickedSet.has(id)).sort();
 
-  const score = new Map<string, { value: number; why: string }>();
-  const offer = (id: string, value: number, why: string) => {
+  // A lexical match explains itself only if it is shown: naming the matched words of thousands of units costs more than routing them.
+  const score = new Map<string, { value: number; why: string | (() => string) }>();
+  const offer = (id: string, value: number, why: string | (() => string)) => {
     const current = score.get(id);
     if (!current || value > current.value) score.set(id, { value, why });
   };
@@ -122,8 +124,10 @@ export function routeRequest(
     const unit = index.unitAt(position);
     const stage = primaryStageOf.get(unit.id);
     const boosted = (value / maxLexical) * (1 + (stage ? stageWeight.get(stage) ?? 0 : 0)) * (PERIPHERAL.test(unit.file) ? ROUTING.peripheral : 1) * (KIND_WEIGHT[unit.kind] ?? 1);
-    const matched = `matches ${index.matchedTerms(position, query).join(', ')}`;
-    offer(unit.id, boosted, stage ? `stage ${stage} → ${shortName(unit.id)} ${matched}` : `${shortName(unit.id)} ${matched}`);
+    offer(unit.id, boosted, () => {
+      const matched = `matches ${index.matchedTerms(position, query).join(', ')}`;
+      return stage ? `stage ${stage} → ${shortName(unit.id)} ${matched}` : `${shortName(unit.id)} ${matched}`;
+    });
   }
 
   const relevance = (id: string) => {
@@ -159,7 +163,16 @@ export function routeRequest(
   const ranked = [...score]
     .map(([id, { value, why }]) => {
       const unit = graph.getUnit(id)!;
-      return { unit, stage: primaryStageOf.get(id), score: value * (PERIPHERAL.test(unit.file) ? ROUTING.peripheral : 1), why };
+      let explained = why;
+      return {
+        unit,
+        stage: primaryStageOf.get(id),
+        score: value * (PERIPHERAL.test(unit.file) ? ROUTING.peripheral : 1),
+        get why(): string {
+          if (typeof explained !== 'string') explained = explained();
+          return explained;
+        },
+      };
     })
     .sort((a, b) => b.score - a.score || (a.unit.id < b.unit.id ? -1 : 1));
   return { locations: diversify(ranked), trace };

@@ -66,12 +66,88 @@ export function searchTermsOf(unit: Unit): SearchTerms {
   };
 }
 
-interface Document {
-  unit: Unit;
-  weights: Map<string, number>;
-  nameTerms: Set<string>;
-  docTerms: Set<string>;
-  length: number;
+/**
+ * The index in flat arrays, which a routing snapshot stores and reads back as they are: term ids
+ * index the dictionary, document positions the unit ids.
+ */
+export interface PackedSearchIndex {
+  unitIds: string[];
+  terms: string[];
+  /** Per term, where its postings start in postingDocument/postingWeight (one more entry than terms). */
+  postingStart: Int32Array;
+  /** Document positions, ascending within each term's run. */
+  postingDocument: Int32Array;
+  postingWeight: Float64Array;
+  documentLength: Float64Array;
+  /** Per document, where its name term ids start in nameTerm (one more entry than documents). */
+  nameStart: Int32Array;
+  nameTerm: Int32Array;
+  /** Per term, where the documents that name it or mention it in their doc start in mentionDocument. */
+  mentionStart: Int32Array;
+  mentionDocument: Int32Array;
+  /** Per term, how many documents have it in their name. */
+  nameFrequency: Int32Array;
+}
+
+/** Lays out units' search terms (stored by the build, or computed now for a unit missing there) as a PackedSearchIndex. */
+export function packSearchIndex(units: readonly Unit[], stored: ReadonlyMap<string, SearchTerms> = new Map()): PackedSearchIndex {
+  const termIds = new Map<string, number>();
+  const idOf = (term: string): number => {
+    let id = termIds.get(term);
+    if (id === undefined) termIds.set(term, (id = termIds.size));
+    return id;
+  };
+  const postings: Array<Array<[number, number]>> = [];
+  const mentions: number[][] = [];
+  const documentLength = new Float64Array(units.length);
+  const nameStart = new Int32Array(units.length + 1);
+  const nameTerms: number[] = [];
+  units.forEach((unit, position) => {
+    const terms = stored.get(unit.id) ?? searchTermsOf(unit);
+    let length = 0;
+    for (const [term, weight] of new Map(terms.weights)) {
+      const id = idOf(term);
+      (postings[id] ??= []).push([position, weight]);
+      length += weight;
+    }
+    documentLength[position] = length;
+    const named = new Set(terms.names.map(idOf));
+    nameTerms.push(...named);
+    nameStart[position + 1] = nameTerms.length;
+    for (const id of new Set([...named, ...terms.docs.map(idOf)])) (mentions[id] ??= []).push(position);
+  });
+  const termCount = termIds.size;
+  const postingStart = new Int32Array(termCount + 1);
+  const mentionStart = new Int32Array(termCount + 1);
+  for (let id = 0; id < termCount; id += 1) {
+    postingStart[id + 1] = postingStart[id]! + (postings[id]?.length ?? 0);
+    mentionStart[id + 1] = mentionStart[id]! + (mentions[id]?.length ?? 0);
+  }
+  const postingDocument = new Int32Array(postingStart[termCount]!);
+  const postingWeight = new Float64Array(postingStart[termCount]!);
+  const mentionDocument = new Int32Array(mentionStart[termCount]!);
+  for (let id = 0; id < termCount; id += 1) {
+    (postings[id] ?? []).forEach(([position, weight], offset) => {
+      postingDocument[postingStart[id]! + offset] = position;
+      postingWeight[postingStart[id]! + offset] = weight;
+    });
+    mentionDocument.set(mentions[id] ?? [], mentionStart[id]!);
+  }
+  const nameFrequency = new Int32Array(termCount);
+  for (const id of nameTerms) nameFrequency[id]! += 1;
+  return {
+    unitIds: units.map((unit) => unit.id),
+    terms: [...termIds.keys()],
+    postingStart,
+    postingDocument,
+    postingWeight,
+    documentLength,
+    nameStart,
+    nameTerm: Int32Array.from(nameTerms),
+    mentionStart,
+    mentionDocument,
+    nameFrequency,
+  };
 }
 
 /**
@@ -80,64 +156,81 @@ interface Document {
  * and docs, which teaches the index the repository's own vocabulary.
  */
 export class UnitSearchIndex {
-  private readonly documents: Document[] = [];
-  private readonly postings = new Map<string, number[]>();
+  private readonly termIds = new Map<string, number>();
   private readonly averageLength: number;
-  private readonly nameFrequency = new Map<string, number>();
 
-  /** `stored` gives each unit's terms as the build computed them; a unit missing there is computed now. */
-  constructor(units: readonly Unit[], stored: ReadonlyMap<string, SearchTerms> = new Map()) {
-    for (const unit of units) {
-      const terms = stored.get(unit.id) ?? searchTermsOf(unit);
-      const weights = new Map(terms.weights);
-      let length = 0;
-      for (const weight of weights.values()) length += weight;
-      const position = this.documents.length;
-      this.documents.push({ unit, weights, nameTerms: new Set(terms.names), docTerms: new Set(terms.docs), length });
-      for (const term of weights.keys()) {
-        const list = this.postings.get(term);
-        if (list) list.push(position);
-        else this.postings.set(term, [position]);
-      }
-    }
-    for (const document of this.documents) for (const term of document.nameTerms) this.nameFrequency.set(term, (this.nameFrequency.get(term) ?? 0) + 1);
-    this.averageLength = this.documents.reduce((sum, document) => sum + document.length, 0) / Math.max(1, this.documents.length);
+  /** `units` are the packed index's documents, in its order. */
+  constructor(private readonly units: readonly Unit[], private readonly packed: PackedSearchIndex) {
+    packed.terms.forEach((term, id) => this.termIds.set(term, id));
+    let total = 0;
+    for (const length of packed.documentLength) total += length;
+    this.averageLength = total / Math.max(1, units.length);
+  }
+
+  /** An index over units with the terms the build stored for them (a unit missing there is computed now). */
+  static of(units: readonly Unit[], stored: ReadonlyMap<string, SearchTerms> = new Map()): UnitSearchIndex {
+    return new UnitSearchIndex(units, packSearchIndex(units, stored));
   }
 
   get size(): number {
-    return this.documents.length;
+    return this.units.length;
   }
 
   unitAt(position: number): Unit {
-    return this.documents[position]!.unit;
+    return this.units[position]!;
   }
 
   has(term: string): boolean {
-    return this.postings.has(term);
+    const id = this.termIds.get(term);
+    return id !== undefined && this.packed.postingStart[id + 1]! > this.packed.postingStart[id]!;
+  }
+
+  /** The weight of a term in one document, if it has the term: a binary search of the term's postings. */
+  private weightIn(id: number, position: number): number | undefined {
+    const { postingStart, postingDocument, postingWeight } = this.packed;
+    let low = postingStart[id]!;
+    let high = postingStart[id + 1]! - 1;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      const found = postingDocument[middle]!;
+      if (found === position) return postingWeight[middle]!;
+      if (found < position) low = middle + 1;
+      else high = middle - 1;
+    }
+    return undefined;
   }
 
   /** The query's own terms (not synonyms) found in a unit, strongest first: the "why" of a match. */
   matchedTerms(position: number, query: Map<string, number>, limit = 3): string[] {
-    const weights = this.documents[position]!.weights;
-    return [...query]
-      .filter(([term]) => weights.has(term))
-      .sort((a, b) => b[1] * weights.get(b[0])! - a[1] * weights.get(a[0])! || (a[0] < b[0] ? -1 : 1))
+    const found: Array<[string, number]> = [];
+    for (const [term, queryWeight] of query) {
+      const id = this.termIds.get(term);
+      const weight = id === undefined ? undefined : this.weightIn(id, position);
+      if (weight !== undefined) found.push([term, queryWeight * weight]);
+    }
+    return found
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
       .slice(0, limit)
       .map(([term]) => term);
   }
 
   /** BM25 of every unit for weighted query terms; units that match nothing score 0. */
   score(query: Map<string, number>): Float64Array {
-    const scores = new Float64Array(this.documents.length);
-    const total = this.documents.length;
+    const { postingStart, postingDocument, postingWeight, documentLength } = this.packed;
+    const total = this.units.length;
+    const scores = new Float64Array(total);
     for (const [term, queryWeight] of query) {
-      const list = this.postings.get(term);
-      if (!list) continue;
-      const idf = Math.log(1 + (total - list.length + 0.5) / (list.length + 0.5));
-      for (const position of list) {
-        const document = this.documents[position]!;
-        const frequency = document.weights.get(term)!;
-        const normalized = (frequency * (K1 + 1)) / (frequency + K1 * (1 - B + (B * document.length) / this.averageLength));
+      const id = this.termIds.get(term);
+      if (id === undefined) continue;
+      const start = postingStart[id]!;
+      const end = postingStart[id + 1]!;
+      if (end === start) continue;
+      const matches = end - start;
+      const idf = Math.log(1 + (total - matches + 0.5) / (matches + 0.5));
+      for (let at = start; at < end; at += 1) {
+        const position = postingDocument[at]!;
+        const frequency = postingWeight[at]!;
+        const normalized = (frequency * (K1 + 1)) / (frequency + K1 * (1 - B + (B * documentLength[position]!) / this.averageLength));
         scores[position]! += queryWeight * idf * normalized;
       }
     }
@@ -149,17 +242,22 @@ export class UnitSearchIndex {
    * the repository's own vocabulary ("layer" in docs of units named "middleware").
    */
   companions(term: string, limit: number): string[] {
-    const counts = new Map<string, number>();
-    let withTerm = 0;
-    for (const document of this.documents) {
-      if (!document.nameTerms.has(term) && !document.docTerms.has(term)) continue;
-      withTerm += 1;
-      for (const other of document.nameTerms) if (other !== term) counts.set(other, (counts.get(other) ?? 0) + 1);
-    }
+    const id = this.termIds.get(term);
+    if (id === undefined) return [];
+    const { mentionStart, mentionDocument, nameStart, nameTerm, nameFrequency, terms } = this.packed;
+    const withTerm = mentionStart[id + 1]! - mentionStart[id]!;
     if (withTerm < 2) return [];
+    const counts = new Map<number, number>();
+    for (let at = mentionStart[id]!; at < mentionStart[id + 1]!; at += 1) {
+      const position = mentionDocument[at]!;
+      for (let name = nameStart[position]!; name < nameStart[position + 1]!; name += 1) {
+        const other = nameTerm[name]!;
+        if (other !== id) counts.set(other, (counts.get(other) ?? 0) + 1);
+      }
+    }
     return [...counts]
       .filter(([, count]) => count >= 2)
-      .map(([other, count]) => [other, count / (this.nameFrequency.get(other) ?? 1)] as const)
+      .map(([other, count]) => [terms[other]!, count / (nameFrequency[other] || 1)] as const)
       .filter(([, lift]) => lift >= 0.2)
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
       .slice(0, limit)

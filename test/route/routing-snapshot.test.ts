@@ -1,7 +1,9 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { askHandbook, buildHandbook, syncHandbook } from '../../src/index.js';
+import { openRoutingHandbook } from '../../src/api/routing-snapshot.js';
+import { askHandbook, buildHandbook, openHandbook, syncHandbook } from '../../src/index.js';
+import { ROUTED_EDGE_KINDS } from '../../src/route/route-request.js';
 import { copyOfFixture, scratchDirectory } from '../helpers/paths.js';
 
 describe('the routing snapshot beside the database', () => {
@@ -25,5 +27,17 @@ describe('the routing snapshot beside the database', () => {
     writeFileSync(snapshot, Buffer.concat([readFileSync(snapshot).subarray(0, 16), Buffer.from('not a snapshot')]));
     expect(await askHandbook(repo, 'where are shell transcripts scrubbed of credentials?', { database })).toEqual(after);
     expect(readFileSync(snapshot).length).toBeGreaterThan(1_000);
+  });
+
+  it('gives from the snapshot the register and the stage coupling the store gives', async () => {
+    const repo = copyOfFixture();
+    const database = path.join(scratchDirectory(), 'handbook.db');
+    await buildHandbook(repo, { database });
+    const fromStore = openRoutingHandbook(repo, { database, edgeKinds: ROUTED_EDGE_KINDS });
+    const fromSnapshot = openRoutingHandbook(repo, { database, edgeKinds: ROUTED_EDGE_KINDS });
+    expect(fromSnapshot.stageCoupling).toEqual(fromStore.stageCoupling);
+    expect(fromSnapshot.stageCoupling.length).toBeGreaterThan(0);
+    expect(fromSnapshot.handbook.register).toEqual(openHandbook(repo, { database, edgeKinds: ROUTED_EDGE_KINDS }).register);
+    expect(fromSnapshot.index.size).toBe(fromStore.index.size);
   });
 });
