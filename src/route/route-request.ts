@@ -22,8 +22,10 @@ const ROUTING = {
   relevanceFloor: 0.3,
   /** Examples, evals, scripts and docs show how a harness is used; the request is about the harness itself. */
   peripheral: 0.5,
-  /** Locations of one file allowed before the other files' best are let in. */
+  /** Locations of one file ranked at their full score. */
   perFile: 3,
+  /** What each further location of a file keeps of its score, compounding. */
+  perFileDecay: 0.7,
 } as const;
 
 /** The relations routing follows (and the state register needs): a handbook opened for `ask` reads only these. */
@@ -179,19 +181,22 @@ export function routeRequest(
 }
 
 /**
- * Lets at most a few locations of one file through before every other file has shown its best:
- * a behaviour spread over files should show the files, not ten methods of the first one.
+ * Lets a few locations of one file through at full score, then lowers each further one of that
+ * file a step more: a behaviour spread over files should show the files, not ten methods of the
+ * first one, yet a strong further method of a file still ranks above weak matches elsewhere.
+ * Takes locations best first and sets their scores to the lowered ones.
  */
-function diversify(ranked: RoutedLocation[]): RoutedLocation[] {
-  const first: RoutedLocation[] = [];
-  const later: RoutedLocation[] = [];
+export function diversify(ranked: readonly RoutedLocation[]): RoutedLocation[] {
   const perFile = new Map<string, number>();
-  for (const location of ranked) {
-    const seen = perFile.get(location.unit.file) ?? 0;
-    perFile.set(location.unit.file, seen + 1);
-    (seen < ROUTING.perFile ? first : later).push(location);
-  }
-  return [...first, ...later];
+  return ranked
+    .map((location) => {
+      const seen = perFile.get(location.unit.file) ?? 0;
+      perFile.set(location.unit.file, seen + 1);
+      const excess = Math.max(0, seen + 1 - ROUTING.perFile);
+      return { location, score: location.score * ROUTING.perFileDecay ** excess };
+    })
+    .sort((a, b) => b.score - a.score || (a.location.unit.id < b.location.unit.id ? -1 : 1))
+    .map(({ location, score }) => Object.assign(location, { score }));
 }
 
 /**
