@@ -1,7 +1,7 @@
 import { ts } from 'ts-morph';
 import type { Unit, UnitKind } from '../graph/model.js';
 import { splitWords } from '../text/identifier-words.js';
-import { docOf, lineOf, signatureOf, unitHash } from './unit-text.js';
+import { docOf, leadingComments, lineOf, signatureOf, unitHash } from './unit-text.js';
 
 /** What the first, purely syntactic pass learns; the second pass resolves edges against it. */
 export interface UnitIndex {
@@ -20,7 +20,7 @@ export interface UnitIndex {
   declaredNames: Set<string>;
   /** Words of the string literals inside each unit, in first-seen order: a vocabulary signal for stages. */
   literalWords: Map<string, Set<string>>;
-  /** Words of the identifiers inside each unit's own body: what a search for the unit's behaviour meets. */
+  /** Words of the identifiers and comments inside each unit's own body: what a search for the unit's behaviour meets. */
   bodyWords: Map<string, Set<string>>;
 }
 
@@ -254,6 +254,8 @@ export function collectUnits(sourceFile: ts.SourceFile, file: string, fileHash: 
         addBodyWords(index, parent, child.text);
         return;
       }
+      // A comment inside a body says in prose what the code does, often in a maintainer's words rather than the identifiers'.
+      if (ts.isStatement(child)) for (const comment of leadingComments(sourceFile.text, child.pos)) addBodyWords(index, parent, comment);
       ts.forEachChild(child, walk);
     };
     ts.forEachChild(node, walk);

@@ -62,16 +62,19 @@ function cleanComment(raw: string): string {
 
 /** Leading comments that document a declaration; license banners are not documentation. */
 export function docOf(node: ts.Node, sourceFile: ts.SourceFile): string {
-  const text = sourceFile.text;
-  const ranges = ts.getLeadingCommentRanges(text, node.getFullStart()) ?? [];
+  return clip(collapseWhitespace(leadingComments(sourceFile.text, node.getFullStart()).join(' ')), DOC_LIMIT);
+}
+
+/** The prose of the comments before a position: licence headers and tool directives (eslint, @ts-, ...) say nothing of the code. */
+export function leadingComments(text: string, position: number): string[] {
   const parts: string[] = [];
-  for (const range of ranges) {
+  for (const range of ts.getLeadingCommentRanges(text, position) ?? []) {
     const raw = text.slice(range.pos, range.end);
     if (/@license|copyright|SPDX-License-Identifier/i.test(raw)) continue;
     if (/^\/\/\s*(eslint|@ts-|prettier|istanbul|c8)/.test(raw)) continue;
     parts.push(cleanComment(raw));
   }
-  return clip(collapseWhitespace(parts.join(' ')), DOC_LIMIT);
+  return parts;
 }
 
 export function isTestPath(path: string): boolean {

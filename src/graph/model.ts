@@ -48,7 +48,7 @@ export const unitSchema = z.object({
   hash: z.string(),
   /** Distinct words of the string literals in the unit's own body (not nested units'), space-separated. */
   literals: z.string(),
-  /** Distinct words of the identifiers in the unit's own body, space-separated, capped: its vocabulary for search. */
+  /** Distinct words of the identifiers and comments in the unit's own body, space-separated, capped: its vocabulary for search. */
   words: z.string(),
   /** The unit that contains this one; undefined for a file. */
   parent: z.string().optional(),
