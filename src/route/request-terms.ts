@@ -16,6 +16,8 @@ export interface ParsedRequest {
   text: string;
   /** Stemmed terms with their weight: the request's own words 1, thesaurus synonyms less. */
   terms: Map<string, number>;
+  /** The request word each term stands for: a word and its synonyms count once, by their best match. */
+  groups: Map<string, string>;
   /** The request asks for every place ("in every capture path", "all providers"), not the first. */
   crossCutting: boolean;
 }
@@ -26,11 +28,19 @@ const AMBIGUOUS_SYNONYM_WEIGHT = 0.2;
 
 export function parseRequest(text: string): ParsedRequest {
   const terms = new Map<string, number>();
+  const groups = new Map<string, string>();
   const own = splitWords(text).filter((word) => !isStopWord(word)).map(stem).filter((term) => !REQUEST_WORDS.has(term) && term.length > 1);
-  for (const term of own) terms.set(term, 1);
+  for (const term of own) {
+    terms.set(term, 1);
+    groups.set(term, term);
+  }
   for (const term of own) {
     const weight = conceptsOf(term).length > 1 ? AMBIGUOUS_SYNONYM_WEIGHT : SYNONYM_WEIGHT;
-    for (const synonym of expandTerm(term).slice(1)) if (!terms.has(synonym)) terms.set(synonym, weight);
+    for (const synonym of expandTerm(term).slice(1)) {
+      if (terms.has(synonym)) continue;
+      terms.set(synonym, weight);
+      groups.set(synonym, term);
+    }
   }
-  return { text, terms, crossCutting: CROSS_CUTTING.test(text) };
+  return { text, terms, groups, crossCutting: CROSS_CUTTING.test(text) };
 }

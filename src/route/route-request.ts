@@ -7,6 +7,8 @@ import { shortName } from '../graph/unit-name.js';
 
 /** Tuning of the router, in one place. */
 const ROUTING = {
+  /** How strongly a unit's share of the request's words weighs against piling up matches of a few (see UnitSearchIndex.score). */
+  coverageExponent: 0.5,
   companionWeight: 0.25,
   companionsPerTerm: 3,
   stagesPicked: 3,
@@ -72,12 +74,14 @@ export function routeRequest(
   index: UnitSearchIndex,
 ): { locations: RoutedLocation[]; trace: RouteTrace } {
   const query = new Map(request.terms);
+  const groups = new Map(request.groups);
   const companions = new Set<string>();
   for (const [term, weight] of request.terms) {
     if (weight < 1) continue;
     for (const companion of index.companions(term, ROUTING.companionsPerTerm)) {
       if (query.has(companion)) continue;
       query.set(companion, ROUTING.companionWeight);
+      groups.set(companion, request.groups.get(term) ?? term);
       companions.add(companion);
     }
   }
@@ -88,7 +92,9 @@ export function routeRequest(
     crossCutting: request.crossCutting,
     seeds: [],
   };
-  const lexical = index.score(query);
+  // A cross-cutting request names a behaviour and the family of places that need it: the
+  // behaviour's own code matches only the first half of its words, so coverage does not count there.
+  const lexical = index.score(query, { groups, coverageExponent: request.crossCutting ? 0 : ROUTING.coverageExponent });
   let maxLexical = 0;
   for (const value of lexical) maxLexical = Math.max(maxLexical, value);
   if (maxLexical === 0) return { locations: [], trace };

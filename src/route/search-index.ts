@@ -214,26 +214,49 @@ export class UnitSearchIndex {
       .map(([term]) => term);
   }
 
-  /** BM25 of every unit for weighted query terms; units that match nothing score 0. */
-  score(query: Map<string, number>): Float64Array {
+  /**
+   * BM25 of every unit for weighted query terms, times the share of the request's words the unit
+   * covers (each word with its synonyms and companions, `groups`, weighted by its rarest term's
+   * inverse document frequency), to the power `coverageExponent` (0: plain BM25): a long request
+   * names many common words ("tool", "call", "agent"), and a unit that piles up matches of those
+   * should not outrank one that matches the rare words that say what the request is about. Units
+   * that match nothing score 0.
+   */
+  score(query: Map<string, number>, options: { groups?: ReadonlyMap<string, string>; coverageExponent?: number } = {}): Float64Array {
+    const groups = options.groups ?? new Map<string, string>();
+    const exponent = options.coverageExponent ?? 0;
     const { postingStart, postingDocument, postingWeight, documentLength } = this.packed;
     const total = this.units.length;
     const scores = new Float64Array(total);
+    const coverage = new Float64Array(total);
+    const groupWeight = new Map<string, number>();
+    const termsOfGroup = new Map<string, number[]>();
     for (const [term, queryWeight] of query) {
       const id = this.termIds.get(term);
       if (id === undefined) continue;
       const start = postingStart[id]!;
       const end = postingStart[id + 1]!;
       if (end === start) continue;
-      const matches = end - start;
-      const idf = Math.log(1 + (total - matches + 0.5) / (matches + 0.5));
+      const idf = Math.log(1 + (total - (end - start) + 0.5) / (end - start + 0.5));
+      const group = groups.get(term) ?? term;
+      groupWeight.set(group, Math.max(groupWeight.get(group) ?? 0, idf));
+      termsOfGroup.set(group, [...(termsOfGroup.get(group) ?? []), id]);
       for (let at = start; at < end; at += 1) {
         const position = postingDocument[at]!;
         const frequency = postingWeight[at]!;
-        const normalized = (frequency * (K1 + 1)) / (frequency + K1 * (1 - B + (B * documentLength[position]!) / this.averageLength));
-        scores[position]! += queryWeight * idf * normalized;
+        scores[position]! += queryWeight * idf * ((frequency * (K1 + 1)) / (frequency + K1 * (1 - B + (B * documentLength[position]!) / this.averageLength)));
       }
     }
+    let allWeight = 0;
+    const covered = new Uint8Array(total);
+    for (const [group, ids] of termsOfGroup) {
+      const weight = groupWeight.get(group)!;
+      allWeight += weight;
+      covered.fill(0);
+      for (const id of ids) for (let at = postingStart[id]!; at < postingStart[id + 1]!; at += 1) covered[postingDocument[at]!] = 1;
+      for (let position = 0; position < total; position += 1) if (covered[position]) coverage[position]! += weight;
+    }
+    if (allWeight > 0 && exponent > 0) for (let position = 0; position < total; position += 1) scores[position]! *= (coverage[position]! / allWeight) ** exponent;
     return scores;
   }
 
