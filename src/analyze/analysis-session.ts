@@ -103,8 +103,27 @@ const MAX_WARNINGS = 50;
 
 const EMPTY_RESOLUTION: FileResolution = { edges: [], unresolved: [], slots: [], externalImports: [], callSites: 0, resolvedCalls: 0 };
 
+/**
+ * What the analysis records of code that has not changed (unit fields, body words, edges):
+ * bumped when that changes, so a handbook stored by an earlier version is analyzed again whole
+ * on its next sync instead of keeping the old records of every file the sync does not touch.
+ */
+const ANALYSIS_VERSION = 2;
+
 function settingsKey(setup: CompilerSetup): string {
-  return JSON.stringify({ options: setup.options, tsconfigs: setup.tsconfigs, outDirectories: setup.outDirectories });
+  return JSON.stringify({ analysis: ANALYSIS_VERSION, options: setup.options, tsconfigs: setup.tsconfigs, outDirectories: setup.outDirectories });
+}
+
+/** Why a stored analysis made under `previous` settings cannot be carried forward under `current` ones. */
+function settingsChange(previous: string, current: string): string | undefined {
+  if (previous === current) return undefined;
+  let analysis: unknown;
+  try {
+    analysis = (JSON.parse(previous) as { analysis?: unknown }).analysis;
+  } catch {
+    analysis = undefined;
+  }
+  return analysis === ANALYSIS_VERSION ? 'compiler settings changed' : 'the handbook was analyzed by another version of harness-handbook';
 }
 
 /**
@@ -149,7 +168,7 @@ export class AnalysisSession {
     const session = new AnalysisSession(root, options);
     let reason: string | undefined;
     if (!previous) reason = 'first analysis';
-    else if (previous.compiler !== session.settings) reason = 'compiler settings changed';
+    else reason = settingsChange(previous.compiler, session.settings);
     const change = session.refreshAgainst(previous?.files, reason, previous?.heritage ?? []);
     return { session, change };
   }

@@ -76,6 +76,11 @@ function isFunctionValue(node: ts.Node | undefined): node is ts.ArrowFunction | 
   return ts.isArrowFunction(inner) || ts.isFunctionExpression(inner);
 }
 
+/** A statement that declares a named function value (`const f = () => ...`), which is a unit of its own. */
+function declaresFunction(statement: ts.Statement): boolean {
+  return ts.isVariableStatement(statement) && statement.declarationList.declarations.some((declaration) => ts.isIdentifier(declaration.name) && isFunctionValue(declaration.initializer));
+}
+
 function unwrap(node: ts.Expression): ts.Expression {
   let inner = node;
   while (ts.isParenthesizedExpression(inner) || ts.isAsExpression(inner) || ts.isSatisfiesExpression(inner)) inner = inner.expression;
@@ -255,7 +260,8 @@ export function collectUnits(sourceFile: ts.SourceFile, file: string, fileHash: 
         return;
       }
       // A comment inside a body says in prose what the code does, often in a maintainer's words rather than the identifiers'.
-      if (ts.isStatement(child)) for (const comment of leadingComments(sourceFile.text, child.pos)) addBodyWords(index, parent, comment);
+      // One before a nested function is that function's doc, not the body's.
+      if (ts.isStatement(child) && !declaresFunction(child)) for (const comment of leadingComments(sourceFile.text, child.pos)) addBodyWords(index, parent, comment);
       ts.forEachChild(child, walk);
     };
     ts.forEachChild(node, walk);

@@ -91,7 +91,7 @@ export class LiveHandbook {
     readonly root: string,
     readonly databasePath: string,
     private readonly database: HandbookDatabase,
-    private readonly settings: HandbookSettings,
+    private settings: HandbookSettings,
     private readonly provider: ChatProvider | undefined,
     private readonly options: SyncOptions,
   ) {}
@@ -183,6 +183,8 @@ export class LiveHandbook {
       entries.removed += 1;
     }
     const replaceFiles = new Set([...change.added, ...change.modified, ...change.removed, ...change.resolvedPaths]);
+    // Stored as analyzed now: a later sync in a new process compares against these, and stale ones would make it start over every time.
+    this.settings = { ...this.settings, compiler: this.session.settings, outDirectories: this.session.outDirectories };
     let stored: Awaited<ReturnType<typeof storeAnalysis>>;
     try {
       stored = await storeAnalysis({

@@ -1,5 +1,6 @@
 import { readFileSync, renameSync, rmSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildHandbook, LiveHandbook, syncHandbook } from '../../src/index.js';
 import { expectSameAsColdBuild } from '../helpers/handbook-snapshot.js';
@@ -169,6 +170,47 @@ describe('a kept-open handbook and the compiler settings', () => {
     } finally {
       live.close();
     }
+  }, 60_000);
+});
+
+describe('a handbook stored under other analysis settings', () => {
+  /** Rewrites the stored compiler settings as an earlier version of the tool, or an earlier tsconfig, left them. */
+  const storeSettings = (database: string, change: (compiler: Record<string, unknown>) => void): void => {
+    const raw = new Database(database);
+    try {
+      const { id, settings } = raw.prepare("SELECT id, settings FROM generations WHERE status = 'complete' ORDER BY id DESC LIMIT 1").get() as { id: number; settings: string };
+      const parsed = JSON.parse(settings) as { compiler: string };
+      const compiler = JSON.parse(parsed.compiler) as Record<string, unknown>;
+      change(compiler);
+      raw.prepare('UPDATE generations SET settings = ? WHERE id = ?').run(JSON.stringify({ ...parsed, compiler: JSON.stringify(compiler) }), id);
+    } finally {
+      raw.close();
+    }
+  };
+
+  it('is analyzed again whole when an earlier version analyzed it, once: the next sync in a new process starts from what this one stored', async () => {
+    const repo = copyOfFixture();
+    const database = path.join(scratchDirectory(), 'handbook.db');
+    await buildHandbook(repo, { database });
+    storeSettings(database, (compiler) => delete compiler.analysis);
+    const first = await syncHandbook(repo, { database });
+    expect(first.fullRebuild).toBe('the handbook was analyzed by another version of harness-handbook');
+    await expectSameAsColdBuild(repo, database, 'after an analysis version change');
+    expect((await syncHandbook(repo, { database })).upToDate).toBe(true);
+  }, 60_000);
+
+  it('keeps the settings a full re-analysis found, so a later sync in a new process does not start over again', async () => {
+    const repo = copyOfFixture();
+    const database = path.join(scratchDirectory(), 'handbook.db');
+    await buildHandbook(repo, { database });
+    storeSettings(database, (compiler) => {
+      compiler.tsconfigs = ['tsconfig.old.json'];
+    });
+    expect((await syncHandbook(repo, { database })).fullRebuild).toBe('compiler settings changed');
+    SCRIPT[0]!.apply(repo);
+    const next = await syncHandbook(repo, { database });
+    expect(next.fullRebuild).toBeUndefined();
+    await expectSameAsColdBuild(repo, database, 'a sync after a settings change');
   }, 60_000);
 });
 
