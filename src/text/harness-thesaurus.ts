@@ -44,7 +44,7 @@ const GROUPS: Record<string, string> = {
   command: 'command slash shortcut keybinding',
   editor: 'editor ide vscode diff',
   cost: 'cost usage billing quota tokens price',
-  repetition: 'loops repeat repetition repeated stuck unstuck cycle circle circles circular oscillation',
+  repetition: 'loops repeat repetition repeated stuck cycle oscillation',
   ignore: 'ignore gitignore exclude excluded filter',
   output: 'output result results response answer final',
   truncate: 'truncate truncation shorten cap clip limit',
