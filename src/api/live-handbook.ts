@@ -184,14 +184,14 @@ export class LiveHandbook {
     }
     const replaceFiles = new Set([...change.added, ...change.modified, ...change.removed, ...change.resolvedPaths]);
     // Stored as analyzed now: a later sync in a new process compares against these, and stale ones would make it start over every time.
-    this.settings = { ...this.settings, compiler: this.session.settings, outDirectories: this.session.outDirectories };
+    const settings: HandbookSettings = { ...this.settings, compiler: this.session.settings, outDirectories: this.session.outDirectories };
     let stored: Awaited<ReturnType<typeof storeAnalysis>>;
     try {
       stored = await storeAnalysis({
         database: this.database,
         databasePath: this.databasePath,
         session: this.session,
-        settings: this.settings,
+        settings,
         commit,
         ...(this.provider ? { provider: this.provider } : {}),
         cache: this.cache,
@@ -209,6 +209,8 @@ export class LiveHandbook {
       }
       throw error;
     }
+    // Only once stored: after a failed write the store still holds the analysis under the old settings.
+    this.settings = settings;
     this.stored = stored.rows;
     this.matchedAt = stored.foreignWrites;
     this.project = { title: stored.handbook.overview.title, description: stored.handbook.overview.description };

@@ -167,11 +167,6 @@ export class UnitSearchIndex {
     this.averageLength = total / Math.max(1, units.length);
   }
 
-  /** An index over units with the terms the build stored for them (a unit missing there is computed now). */
-  static of(units: readonly Unit[], stored: ReadonlyMap<string, SearchTerms> = new Map()): UnitSearchIndex {
-    return new UnitSearchIndex(units, packSearchIndex(units, stored));
-  }
-
   get size(): number {
     return this.units.length;
   }
@@ -228,7 +223,6 @@ export class UnitSearchIndex {
     const { postingStart, postingDocument, postingWeight, documentLength } = this.packed;
     const total = this.units.length;
     const scores = new Float64Array(total);
-    const coverage = new Float64Array(total);
     const groupWeight = new Map<string, number>();
     const termsOfGroup = new Map<string, number[]>();
     for (const [term, queryWeight] of query) {
@@ -240,23 +234,35 @@ export class UnitSearchIndex {
       const idf = Math.log(1 + (total - (end - start) + 0.5) / (end - start + 0.5));
       const group = groups.get(term) ?? term;
       groupWeight.set(group, Math.max(groupWeight.get(group) ?? 0, idf));
-      termsOfGroup.set(group, [...(termsOfGroup.get(group) ?? []), id]);
+      const ids = termsOfGroup.get(group);
+      if (ids) ids.push(id);
+      else termsOfGroup.set(group, [id]);
       for (let at = start; at < end; at += 1) {
         const position = postingDocument[at]!;
         const frequency = postingWeight[at]!;
         scores[position]! += queryWeight * idf * ((frequency * (K1 + 1)) / (frequency + K1 * (1 - B + (B * documentLength[position]!) / this.averageLength)));
       }
     }
+    if (exponent === 0 || termsOfGroup.size === 0) return scores;
+    // A group's weight is its rarest term's, known only once every term is seen; each unit counts a group once.
+    const coverage = new Float64Array(total);
+    const lastGroup = new Int32Array(total).fill(-1);
     let allWeight = 0;
-    const covered = new Uint8Array(total);
+    let groupIndex = 0;
     for (const [group, ids] of termsOfGroup) {
       const weight = groupWeight.get(group)!;
       allWeight += weight;
-      covered.fill(0);
-      for (const id of ids) for (let at = postingStart[id]!; at < postingStart[id + 1]!; at += 1) covered[postingDocument[at]!] = 1;
-      for (let position = 0; position < total; position += 1) if (covered[position]) coverage[position]! += weight;
+      for (const id of ids) {
+        for (let at = postingStart[id]!; at < postingStart[id + 1]!; at += 1) {
+          const position = postingDocument[at]!;
+          if (lastGroup[position] === groupIndex) continue;
+          lastGroup[position] = groupIndex;
+          coverage[position]! += weight;
+        }
+      }
+      groupIndex += 1;
     }
-    if (allWeight > 0 && exponent > 0) for (let position = 0; position < total; position += 1) scores[position]! *= (coverage[position]! / allWeight) ** exponent;
+    for (let position = 0; position < total; position += 1) scores[position]! *= (coverage[position]! / allWeight) ** exponent;
     return scores;
   }
 

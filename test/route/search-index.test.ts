@@ -121,7 +121,7 @@ describe('the packed search index', () => {
 
   it('computes the terms of a unit the build did not store', () => {
     const units = [unitNamed(0), { ...unitNamed(1), symbol: 'maskSecrets', id: 'src/u1.ts#maskSecrets', doc: 'Redacts credentials.' }];
-    const index = UnitSearchIndex.of(units, new Map([[units[0]!.id, searchTermsOf(units[0]!)]]));
+    const index = new UnitSearchIndex(units, packSearchIndex(units, new Map([[units[0]!.id, searchTermsOf(units[0]!)]])));
     expect(index.has('mask')).toBe(true);
     expect(index.has('absent')).toBe(false);
     const scores = index.score(new Map([['mask', 1]]));
