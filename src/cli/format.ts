@@ -140,6 +140,7 @@ export function formatAsk(result: AskResult): string {
       `  request words     ${words('request')}`,
       `  thesaurus         ${words('thesaurus')}`,
       `  from this repo    ${words('repository')}`,
+      `  from best matches ${words('feedback')}`,
       `  stages            ${trace.stages.join(', ') || '-'}${trace.coupledStages.length ? `; coupled through state: ${trace.coupledStages.join(', ')}` : ''}`,
       `  cross-cutting     ${trace.crossCutting ? 'yes: every caller of a match and every sibling implementation are followed' : 'no'}`,
       `  expanded from     ${trace.seeds.slice(0, 5).map(shortName).join(', ')}${trace.seeds.length > 5 ? `, … (${trace.seeds.length})` : ''}`,

@@ -11,6 +11,12 @@ const ROUTING = {
   coverageExponent: 0.5,
   companionWeight: 0.25,
   companionsPerTerm: 3,
+  /** Pseudo-relevance feedback: the best units of a first search lend this many of their shared words… */
+  feedbackTerms: 10,
+  /** …taken from this many units… */
+  feedbackDocuments: 10,
+  /** …at this weight for the strongest of them, for a second search. */
+  feedbackWeight: 0.3,
   stagesPicked: 3,
   stageBoost: 0.5,
   coupledStageBoost: 0.2,
@@ -42,7 +48,7 @@ const PERIPHERAL = /(^|\/)(examples?|samples?|demos?|evals?|benchmarks?|bench|sc
 /** How a request was routed, for `ask --explain`: the words searched, the stages picked, the seeds expanded. */
 export interface RouteTrace {
   /** Terms searched with their weights: the request's own (1), thesaurus synonyms and repository companions (less). */
-  terms: Array<{ term: string; weight: number; source: 'request' | 'thesaurus' | 'repository' }>;
+  terms: Array<{ term: string; weight: number; source: 'request' | 'thesaurus' | 'repository' | 'feedback' }>;
   stages: string[];
   /** Stages added because they share state with a picked stage. */
   coupledStages: string[];
@@ -85,16 +91,32 @@ export function routeRequest(
       companions.add(companion);
     }
   }
+  // A cross-cutting request names a behaviour and the family of places that need it: the
+  // behaviour's own code matches only the first half of its words, so coverage does not count there.
+  const coverageExponent = request.crossCutting ? 0 : ROUTING.coverageExponent;
+  const firstPass = index.score(query, { groups, coverageExponent });
+  // Each feedback word is a group of its own: a unit that has the repository's words for the
+  // behaviour covers more of it. A cross-cutting request's best matches are the family of sites
+  // (tools, providers), whose shared words would pull the search away from the behaviour itself.
+  const feedback = new Set<string>();
+  const learned = request.crossCutting ? [] : index.feedbackTerms(firstPass, { documents: ROUTING.feedbackDocuments, count: ROUTING.feedbackTerms, exclude: new Set(query.keys()) });
+  for (const [term, weight] of learned) {
+    query.set(term, ROUTING.feedbackWeight * weight);
+    groups.set(term, term);
+    feedback.add(term);
+  }
+  const lexical = feedback.size === 0 ? firstPass : index.score(query, { groups, coverageExponent });
   const trace: RouteTrace = {
-    terms: [...query].map(([term, weight]) => ({ term, weight, source: weight === 1 ? 'request' : companions.has(term) ? 'repository' : 'thesaurus' })),
+    terms: [...query].map(([term, weight]) => ({
+      term,
+      weight,
+      source: weight === 1 ? 'request' : feedback.has(term) ? 'feedback' : companions.has(term) ? 'repository' : 'thesaurus',
+    })),
     stages: [],
     coupledStages: [],
     crossCutting: request.crossCutting,
     seeds: [],
   };
-  // A cross-cutting request names a behaviour and the family of places that need it: the
-  // behaviour's own code matches only the first half of its words, so coverage does not count there.
-  const lexical = index.score(query, { groups, coverageExponent: request.crossCutting ? 0 : ROUTING.coverageExponent });
   let maxLexical = 0;
   for (const value of lexical) maxLexical = Math.max(maxLexical, value);
   if (maxLexical === 0) return { locations: [], trace };

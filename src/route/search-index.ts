@@ -267,6 +267,44 @@ export class UnitSearchIndex {
   }
 
   /**
+   * Pseudo-relevance feedback (after RM3): the words that the best-scoring units share, which
+   * name the behaviour in the repository's own terms when the request used other ones ("try
+   * again" finds code that says "retry" and "backoff"). Each word is weighted by how much of the
+   * feedback units' text it makes up, their scores weighing in, times its inverse document
+   * frequency; a word must appear in at least two of them, so one unit's quirks do not spread.
+   * Returns up to `count` words not in `exclude`, best first, weights scaled to the best's 1.
+   */
+  feedbackTerms(scores: Float64Array, options: { documents: number; count: number; exclude: ReadonlySet<string> }): Array<[string, number]> {
+    const best = topPositions(scores, options.documents);
+    if (best.length < 2) return [];
+    const share = new Float64Array(scores.length);
+    let sum = 0;
+    for (const position of best) sum += scores[position]!;
+    for (const position of best) share[position] = scores[position]! / sum;
+    const { postingStart, postingDocument, postingWeight, documentLength, terms } = this.packed;
+    const total = this.units.length;
+    const found: Array<[string, number]> = [];
+    for (let id = 0; id < terms.length; id += 1) {
+      const start = postingStart[id]!;
+      const end = postingStart[id + 1]!;
+      let weight = 0;
+      let documents = 0;
+      for (let at = start; at < end; at += 1) {
+        const position = postingDocument[at]!;
+        const part = share[position]!;
+        if (part === 0) continue;
+        weight += (part * postingWeight[at]!) / documentLength[position]!;
+        documents += 1;
+      }
+      if (documents < 2 || options.exclude.has(terms[id]!)) continue;
+      found.push([terms[id]!, weight * Math.log(1 + (total - (end - start) + 0.5) / (end - start + 0.5))]);
+    }
+    found.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+    const top = found[0]?.[1] ?? 1;
+    return found.slice(0, options.count).map(([term, weight]) => [term, weight / top]);
+  }
+
+  /**
    * Words of unit names that go with `term` in names and doc comments more often than chance:
    * the repository's own vocabulary ("layer" in docs of units named "middleware").
    */
@@ -292,4 +330,16 @@ export class UnitSearchIndex {
       .slice(0, limit)
       .map(([other]) => other);
   }
+}
+
+/** The positions of the `count` highest positive scores, best first (ties by position). */
+function topPositions(scores: Float64Array, count: number): number[] {
+  const order = (a: number, b: number) => scores[b]! - scores[a]! || a - b;
+  let kept: number[] = [];
+  for (let position = 0; position < scores.length; position += 1) {
+    if (scores[position]! <= 0) continue;
+    kept.push(position);
+    if (kept.length >= count * 4) kept = kept.sort(order).slice(0, count);
+  }
+  return kept.sort(order).slice(0, count);
 }

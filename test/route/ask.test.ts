@@ -71,6 +71,16 @@ describe('ask on the fixture harness, in a maintainer’s words', () => {
     expect((await askHandbook(FIXTURE, 'mask secrets', { database })).explain).toBeUndefined();
   });
 
+  it('searches again with the words its best matches share, except for a cross-cutting request', async () => {
+    const crossCutting = await askHandbook(FIXTURE, 'mask secrets in every capture path', { database, limit: 5, explain: true });
+    expect(crossCutting.explain!.terms.filter((term) => term.source === 'feedback')).toEqual([]);
+    const focused = await askHandbook(FIXTURE, 'where do we wait and try again when the provider is rate limited?', { database, limit: 5, explain: true });
+    const feedback = focused.explain!.terms.filter((term) => term.source === 'feedback');
+    expect(feedback.length).toBeGreaterThan(0);
+    expect(feedback.map((term) => term.term)).toContain('retryable');
+    for (const term of feedback) expect(term.weight).toBeLessThanOrEqual(0.3);
+  });
+
   it('gives the same answer twice', async () => {
     const first = await ask('where is the approval prompt shown to the user?');
     const second = await ask('where is the approval prompt shown to the user?');

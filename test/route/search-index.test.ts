@@ -65,6 +65,31 @@ class ReferenceIndex {
       .map(([term]) => term);
   }
 
+  /** The words the `documents` best-scoring documents share (two at least), by score-weighted share of their text times idf. */
+  feedbackTerms(scores: readonly number[], documents: number, count: number, exclude: ReadonlySet<string>): Array<[string, number]> {
+    const best = scores
+      .map((score, position) => [score, position] as const)
+      .filter(([score]) => score > 0)
+      .sort((a, b) => b[0] - a[0] || a[1] - b[1])
+      .slice(0, documents);
+    if (best.length < 2) return [];
+    const sum = best.reduce((total, [score]) => total + score, 0);
+    const total = this.documents.length;
+    const vocabulary = new Set(this.documents.flatMap((document) => [...document.weights.keys()]));
+    const found = [...vocabulary]
+      .filter((term) => !exclude.has(term) && best.filter(([, position]) => this.documents[position]!.weights.has(term)).length >= 2)
+      .map((term) => {
+        const matching = this.documents.filter((document) => document.weights.has(term)).length;
+        const share = best.reduce((weight, [score, position]) => {
+          const document = this.documents[position]!;
+          return weight + ((score / sum) * (document.weights.get(term) ?? 0)) / document.length;
+        }, 0);
+        return [term, share * Math.log(1 + (total - matching + 0.5) / (matching + 0.5))] as [string, number];
+      })
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+    return found.slice(0, count).map(([term, weight]) => [term, weight / found[0]![1]]);
+  }
+
   companions(term: string, limit: number): string[] {
     const withTerm = this.documents.filter((document) => document.names.has(term) || document.docs.has(term));
     if (withTerm.length < 2) return [];
@@ -113,10 +138,30 @@ describe('the packed search index', () => {
           scores.forEach((score, position) => expect(score).toBeCloseTo(expected[position]!, 9));
           for (let position = 0; position < units.length; position += 1) expect(index.matchedTerms(position, query, 3)).toEqual(reference.matchedTerms(position, query, 3));
           for (const term of [...vocabulary, 'absent']) expect(index.companions(term, 3)).toEqual(reference.companions(term, 3));
+          const feedback = index.feedbackTerms(Float64Array.from(expected), { documents: 4, count: 3, exclude: new Set(query.keys()) });
+          const expectedFeedback = reference.feedbackTerms(expected, 4, 3, new Set(query.keys()));
+          expect(feedback.map(([term]) => term)).toEqual(expectedFeedback.map(([term]) => term));
+          feedback.forEach(([, weight], at) => expect(weight).toBeCloseTo(expectedFeedback[at]![1], 9));
         }
       }),
       { numRuns: 150 },
     );
+  });
+
+  it('learns the words the best matches share, not one match\'s own, for a second search', () => {
+    const withWords = (position: number, words: string) => ({ ...unitNamed(position), words });
+    const units = [withWords(0, 'retry backoff jitter'), withWords(1, 'retry backoff delay'), withWords(2, 'backoff'), withWords(3, 'render table'), withWords(4, 'retry')];
+    const index = new UnitSearchIndex(units, packSearchIndex(units));
+    const first = index.score(new Map([['retry', 1]]));
+    const feedback = index.feedbackTerms(first, { documents: 3, count: 5, exclude: new Set(['retry']) });
+    const terms = feedback.map(([term]) => term);
+    expect(terms[0]).toBe('backoff');
+    expect(feedback[0]![1]).toBe(1);
+    // In one feedback unit only, or in the query already.
+    expect(terms).not.toContain('jitter');
+    expect(terms).not.toContain('delay');
+    expect(terms).not.toContain('retry');
+    expect(index.feedbackTerms(new Float64Array(units.length), { documents: 3, count: 5, exclude: new Set() })).toEqual([]);
   });
 
   it('computes the terms of a unit the build did not store', () => {
