@@ -1,11 +1,16 @@
 import { HandbookError } from '../errors.js';
+import type { CreateProviderOptions } from '../llm/create-provider.js';
 import { LiveResolver, type LocatorStatus } from '../locate/live-resolver.js';
 import type { Stager } from '../organize/model.js';
 import { parseRequest } from '../route/request-terms.js';
 import { ROUTED_EDGE_KINDS, routeRequest, type RouteTrace } from '../route/route-request.js';
+import type { RerankCandidate } from '../route/model-rerank.js';
+import { createProvider } from './create-provider.js';
 import { openRoutingHandbook } from './routing-snapshot.js';
 
 export const MAX_REQUEST_CHARACTERS = 2_000;
+/** How many live candidates a model ranks at least: enough for the sites a lexical router ranks low, few enough to stay a short prompt. */
+const MODEL_CANDIDATES = 30;
 
 export interface AskOptions {
   database?: string;
@@ -13,6 +18,10 @@ export interface AskOptions {
   limit?: number;
   /** Add the routing trace: terms searched, stages picked, seeds expanded. */
   explain?: boolean;
+  /** `offline` (default) or a model spec: the model ranks and prunes the offline router's live candidates. */
+  model?: string;
+  /** Keys, base URL and retry settings for the model provider; the environment by default. */
+  provider?: CreateProviderOptions;
 }
 
 export interface AskLocation {
@@ -28,9 +37,12 @@ export interface AskLocation {
 
 export interface AskResult {
   request: string;
-  /** How the handbook was organized; routing itself is always the offline router. */
+  /** How the handbook was organized. */
   stager: Stager;
-  router: 'offline';
+  /** `offline`, or the model spec whose ranking the locations follow (the offline answer when the model failed). */
+  router: string;
+  /** With a model: how many live candidates it was shown and kept, and why its answer was not used when it was not. */
+  model?: { spec: string; candidates: number; kept: number; fallback?: string };
   locations: AskLocation[];
   /** Candidates left out because their code is gone since the build. */
   frozen: number;
@@ -50,9 +62,11 @@ export async function askHandbook(root: string, request: string, options: AskOpt
   if (text.length > MAX_REQUEST_CHARACTERS)
     throw new HandbookError('INVALID_INPUT', `the request is ${text.length} characters long`, `ask in a sentence or two (at most ${MAX_REQUEST_CHARACTERS} characters)`);
   const limit = options.limit ?? 20;
+  // A missing key or an unknown provider is reported before any work.
+  const provider = options.model === undefined ? undefined : await createProvider(options.model, options.provider);
   const { handbook, index, stageCoupling } = openRoutingHandbook(root, { ...(options.database ? { database: options.database } : {}), edgeKinds: ROUTED_EDGE_KINDS });
   const parsed = parseRequest(text);
-  const base = { request: text, stager: handbook.organized.stager, router: 'offline' as const };
+  const base = { request: text, stager: handbook.organized.stager, router: 'offline' };
   if (parsed.terms.size === 0) return { ...base, locations: [], frozen: 0, note: 'the request has no words the handbook can match: only common words, or another language' };
 
   const { locations: routed, trace } = routeRequest(parsed, handbook.graph, handbook.organized, stageCoupling, index);
@@ -61,25 +75,56 @@ export async function askHandbook(root: string, request: string, options: AskOpt
 
   const resolver = new LiveResolver(handbook.root, handbook.graph.toData().files, async (file, source) => (await import('../analyze/parse-live-file.js')).parseLiveFile(file, source));
   const top = routed[0]!.score;
-  const locations: AskLocation[] = [];
+  const wanted = provider ? Math.max(limit, MODEL_CANDIDATES) : limit;
+  const live: Array<{ location: AskLocation; candidate: RerankCandidate }> = [];
   let frozen = 0;
   for (const candidate of routed) {
-    if (locations.length >= limit) break;
+    if (live.length >= wanted) break;
     const resolved = await resolver.resolve(candidate.unit);
     if (resolved.status === 'frozen') {
       frozen += 1;
       continue;
     }
-    locations.push({
-      file: candidate.unit.file,
-      symbol: candidate.unit.symbol,
-      line: resolved.line,
-      endLine: resolved.endLine,
-      stage: candidate.stage ?? null,
-      score: Math.round((candidate.score / top) * 1000) / 1000,
-      why: resolved.status === 'changed' ? `${candidate.why} (changed since the build)` : candidate.why,
-      status: resolved.status,
+    live.push({
+      candidate,
+      location: {
+        file: candidate.unit.file,
+        symbol: candidate.unit.symbol,
+        line: resolved.line,
+        endLine: resolved.endLine,
+        stage: candidate.stage ?? null,
+        score: Math.round((candidate.score / top) * 1000) / 1000,
+        why: resolved.status === 'changed' ? `${candidate.why} (changed since the build)` : candidate.why,
+        status: resolved.status,
+      },
     });
   }
-  return { ...base, locations, frozen, ...explained };
+  if (!provider) return { ...base, locations: live.map(({ location }) => location), frozen, ...explained };
+
+  const { rerankWithModel } = await import('../route/model-rerank.js');
+  const outcome = await rerankWithModel(text, live.map(({ candidate }) => candidate), handbook.graph, provider);
+  if (outcome.kind === 'failed') {
+    return {
+      ...base,
+      locations: live.slice(0, limit).map(({ location }) => location),
+      frozen,
+      model: { spec: provider.id, candidates: live.length, kept: 0, fallback: outcome.reason },
+      note: `the model's ranking was not used (${outcome.reason}); these are the offline router's locations`,
+      ...explained,
+    };
+  }
+  const picks = outcome.picks.slice(0, limit);
+  const locations = picks.map(({ candidate, reason }, rank) => {
+    const { location } = live[candidate]!;
+    return { ...location, score: Math.round(((picks.length - rank) / picks.length) * 1000) / 1000, why: `${provider.id}: ${reason} (router: ${location.why})` };
+  });
+  return {
+    ...base,
+    router: provider.id,
+    locations,
+    frozen,
+    model: { spec: provider.id, candidates: live.length, kept: outcome.picks.length },
+    ...(locations.length === 0 ? { note: `the model judged none of the ${live.length} candidates to implement the request` } : {}),
+    ...explained,
+  };
 }

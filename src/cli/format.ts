@@ -123,7 +123,9 @@ export function formatRegister(entries: readonly RegisterEntry[]): string {
 /** Ask results grouped by stage, each with `path:line` and one line of why. */
 export function formatAsk(result: AskResult): string {
   if (result.locations.length === 0) return `no location found for "${result.request}"${result.note ? `: ${result.note}` : ''}`;
-  const lines = [`${result.locations.length} locations for "${result.request}" (offline router${result.frozen ? `; ${result.frozen} frozen, left out` : ''})`];
+  const router = result.router === 'offline' ? 'offline router' : `ranked by ${result.router} from ${result.model?.candidates ?? 0} offline candidates`;
+  const lines = [`${result.locations.length} locations for "${result.request}" (${router}${result.frozen ? `; ${result.frozen} frozen, left out` : ''})`];
+  if (result.note) lines.push(`note: ${result.note}`);
   const byStage = new Map<string, AskResult['locations']>();
   for (const location of result.locations) {
     const key = location.stage ?? 'unassigned';

@@ -73,7 +73,7 @@ const serveOptionsSchema = z
     port: z.coerce.number().int().min(0).max(65_535).default(DEFAULT_VIEWER_PORT),
   })
   .strict();
-const askOptionsSchema = readOptionsSchema.extend({ limit: z.coerce.number().int().positive().max(500).optional(), explain: z.boolean().optional() });
+const askOptionsSchema = readOptionsSchema.extend({ limit: z.coerce.number().int().positive().max(500).optional(), explain: z.boolean().optional(), model: z.string().min(1).optional() });
 
 const runOptionsSchema = z
   .object({
@@ -432,10 +432,16 @@ export function createProgram(): Command {
       .description('where is a behaviour implemented? every place, ranked, checked against the live code')
       .argument('<request>', 'a behaviour in your own words, e.g. "where is secret masking done?"')
       .option('--limit <n>', 'how many locations (default 20)')
-      .option('--explain', 'show how the request was routed: terms, stages, seeds'),
+      .option('--explain', 'show how the request was routed: terms, stages, seeds')
+      .option('--model <spec>', 'router: offline (default, deterministic) | anthropic:MODEL | openai:MODEL | openai-compatible:MODEL@URL (ranks and prunes the offline candidates)'),
   ).action(async (request: string, raw: unknown) => {
     const options = parseOptions(askOptionsSchema, raw);
-    const result = await askHandbook(options.repo, request, { ...(options.db ? { database: options.db } : {}), ...(options.limit ? { limit: options.limit } : {}), explain: options.explain === true });
+    const result = await askHandbook(options.repo, request, {
+      ...(options.db ? { database: options.db } : {}),
+      ...(options.limit ? { limit: options.limit } : {}),
+      ...(options.model ? { model: options.model } : {}),
+      explain: options.explain === true,
+    });
     if (options.json) printJson(result);
     else print(formatAsk(result));
   });

@@ -35,7 +35,7 @@ export const askInput = z
 export const askOutput = z.object({
   request: z.string(),
   stager: stagerSchema,
-  router: z.literal('offline'),
+  router: z.string().describe('offline: the deterministic router; a model spec when a model ranked the locations.'),
   locations: z.array(
     z.object({
       file: z.string().describe('Path from the repository root.'),

@@ -98,7 +98,7 @@ export const askResponseSchema = z.strictObject({
     z.strictObject({ kind: z.literal('offline') }),
     z.strictObject({ kind: z.literal('llm'), model: z.string(), fallbackUnits: z.number().int().nonnegative() }),
   ]),
-  router: z.literal('offline'),
+  router: z.string().describe('offline: the deterministic router; a model spec when a model ranked the locations.'),
   locations: z.array(
     z.strictObject({
       file: z.string(),

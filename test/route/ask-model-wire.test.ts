@@ -1,0 +1,154 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { askHandbook, type AskOptions, buildHandbook, HandbookError } from '../../src/index.js';
+import { anthropicError, anthropicStream, startFakeAnthropic } from '../llm/fake-anthropic-server.js';
+import type { FakeServer, RecordedRequest, ScriptedReply } from '../llm/fake-http-server.js';
+import { openAiError, openAiFrames, openAiToolCallStream, startFakeOpenAi } from '../llm/fake-openai-server.js';
+import { CLI, FIXTURE, scratchDirectory } from '../helpers/paths.js';
+
+/**
+ * `ask --model` through the real SDKs against a local server speaking each provider's
+ * protocol: the model ranks the offline router's live candidates by number; whatever goes wrong
+ * on the wire or in its answer, the offline answer comes back, labeled so.
+ */
+
+const REQUEST = 'where are credentials redacted before they are written anywhere?';
+const FAST = { baseDelayMs: 1, maxDelayMs: 5, maxAttempts: 3 };
+
+/** What the fake model does with a request, given the prompt's numbered candidates (`[3] stage: …\nsrc/a.ts#b (function)`). */
+type Answer = { arguments: string } | { failure: 'rate-limit' | 'server-error' } | { refusal: string };
+type Behaviour = (candidates: Map<string, number>, index: number) => Answer;
+
+interface Wire {
+  name: 'openai' | 'anthropic';
+  start: (respond: (request: RecordedRequest, index: number) => ScriptedReply) => Promise<FakeServer>;
+  options: (url: string) => Pick<AskOptions, 'model' | 'provider'>;
+  reply: (answer: Answer, index: number) => ScriptedReply;
+  prompt: (body: unknown) => string;
+}
+
+const WIRES: Wire[] = [
+  {
+    name: 'openai',
+    start: (respond) => startFakeOpenAi(respond),
+    options: (url) => ({ model: 'openai:gpt-test', provider: { env: { OPENAI_API_KEY: 'sk-test' }, baseUrlOverride: `${url}/v1`, ...FAST } }),
+    reply: (answer, index) =>
+      'failure' in answer
+        ? openAiError(answer.failure === 'rate-limit' ? 429 : 500, answer.failure === 'rate-limit' ? 'rate_limit_exceeded' : 'server_error', 'try later', answer.failure === 'rate-limit' ? { 'retry-after-ms': '5' } : {})
+        : 'refusal' in answer
+          ? { kind: 'stream', frames: openAiFrames([{ refusal: answer.refusal }], 'stop') }
+          : openAiToolCallStream({ id: `call_${index}`, name: 'rank_locations', argumentPieces: [answer.arguments.slice(0, 7), answer.arguments.slice(7)] }),
+    prompt: (body) => (body as { messages: Array<{ role: string; content: string }> }).messages.find((message) => message.role === 'user')!.content,
+  },
+  {
+    name: 'anthropic',
+    start: (respond) => startFakeAnthropic(respond),
+    options: (url) => ({ model: 'anthropic:claude-test', provider: { env: { ANTHROPIC_API_KEY: 'sk-ant-test' }, baseUrlOverride: url, ...FAST } }),
+    reply: (answer, index) =>
+      'failure' in answer
+        ? anthropicError(answer.failure === 'rate-limit' ? 429 : 500, answer.failure === 'rate-limit' ? 'rate_limit_error' : 'api_error', 'try later', answer.failure === 'rate-limit' ? { 'retry-after-ms': '5' } : {})
+        : 'refusal' in answer
+          ? anthropicStream([{ type: 'text', pieces: [answer.refusal] }], { stopReason: 'refusal' })
+          : anthropicStream([{ type: 'tool_use', id: `toolu_${index}`, name: 'rank_locations', jsonPieces: [answer.arguments.slice(0, 7), answer.arguments.slice(7)] }], { stopReason: 'tool_use' }),
+    prompt: (body) => {
+      const content = (body as { messages: Array<{ role: string; content: string | Array<{ type: string; text?: string }> }> }).messages[0]!.content;
+      return typeof content === 'string' ? content : content.map((block) => block.text ?? '').join('');
+    },
+  },
+];
+
+function candidatesIn(prompt: string): Map<string, number> {
+  return new Map([...prompt.matchAll(/^\[(\d+)\] [^\n]*\n(\S+#\S+) \(/gm)].map((match) => [match[2]!, Number(match[1])]));
+}
+
+let database: string;
+beforeAll(async () => {
+  database = path.join(scratchDirectory(), 'handbook.db');
+  await buildHandbook(FIXTURE, { database });
+}, 60_000);
+
+async function askThrough(wire: Wire, behaviour: Behaviour, limit = 5) {
+  const prompts: string[] = [];
+  const server = await wire.start((request, index) => {
+    const prompt = wire.prompt(request.body);
+    prompts.push(prompt);
+    return wire.reply(behaviour(candidatesIn(prompt), index), index);
+  });
+  const result = await askHandbook(FIXTURE, REQUEST, { database, limit, ...wire.options(server.url) });
+  return { result, prompts, server };
+}
+
+const ranking = (picks: Array<[number | undefined, string]>) => ({ arguments: JSON.stringify({ locations: picks.map(([index, reason]) => ({ index, reason })) }) });
+
+describe.each(WIRES)('ask with a model at the wire ($name)', (wire) => {
+  it('returns the candidates the model picked, in its order, with its reasons, labeled with the model', async () => {
+    const { result, prompts } = await askThrough(wire, (candidates) =>
+      ranking([
+        [candidates.get('src/observability/logger.ts#Logger.write'), 'writes log lines after masking them'],
+        [candidates.get('src/security/secrets.ts#maskSecrets'), 'replaces credentials with a mask'],
+      ]),
+    );
+    expect(prompts).toHaveLength(1);
+    expect(prompts[0]).toContain(REQUEST);
+    const offline = await askHandbook(FIXTURE, REQUEST, { database, limit: 30 });
+    // The model saw the offline router's live candidates, all of them numbered, in the router's order.
+    expect([...candidatesIn(prompts[0]!)].sort((a, b) => a[1] - b[1]).map(([id]) => id)).toEqual(offline.locations.map((location) => `${location.file}#${location.symbol}`));
+    expect(result.router).toBe(wire.options('').model);
+    expect(result.model).toEqual({ spec: wire.options('').model, candidates: offline.locations.length, kept: 2 });
+    expect(result.locations.map((location) => location.symbol)).toEqual(['Logger.write', 'maskSecrets']);
+    expect(result.locations[0]).toMatchObject({ file: 'src/observability/logger.ts', status: 'fresh', score: 1 });
+    expect(result.locations[1]!.why).toMatch(/replaces credentials with a mask \(router: .*maskSecrets/);
+    expect(result.note).toBeUndefined();
+  });
+
+  it('waits out a rate limit and uses the answer that follows', async () => {
+    const { result, server } = await askThrough(wire, (candidates, index) =>
+      index === 0 ? { failure: 'rate-limit' } : ranking([[candidates.get('src/security/secrets.ts#maskSecrets'), 'masks secrets']]),
+    );
+    expect(server.requests).toHaveLength(2);
+    expect(result.router).toBe(wire.options('').model);
+    expect(result.locations.map((location) => location.symbol)).toEqual(['maskSecrets']);
+  });
+
+  it.each<[string, Behaviour, RegExp]>([
+    ['server errors on every attempt', () => ({ failure: 'server-error' }), /provider error/],
+    ['a refusal', () => ({ refusal: 'I cannot help with that.' }), /the model refused/],
+    ['a number outside the list', (candidates) => ranking([[candidates.size + 5, 'invented']]), /candidate \d+ is not in the list of \d+/],
+    ['a candidate ranked twice', () => ranking([[0, 'first'], [0, 'again']]), /candidate 0 is ranked twice/],
+    ['arguments that are not JSON', () => ({ arguments: '{"locations": [{"index": 0,' }), /not valid JSON/],
+    ['arguments of the wrong shape', () => ({ arguments: JSON.stringify({ picks: [1, 2] }) }), /malformed output/],
+  ])('falls back to the offline answer on %s, and says why', async (_case, behaviour, reason) => {
+    const { result } = await askThrough(wire, behaviour);
+    const offline = await askHandbook(FIXTURE, REQUEST, { database, limit: 5 });
+    expect(result.router).toBe('offline');
+    expect(result.locations).toEqual(offline.locations);
+    expect(result.model).toMatchObject({ spec: wire.options('').model, kept: 0, fallback: expect.stringMatching(reason) });
+    expect(result.note).toMatch(/the model's ranking was not used/);
+  });
+
+  it('returns nothing, and says so, when the model keeps none of the candidates', async () => {
+    const { result } = await askThrough(wire, () => ranking([]));
+    expect(result.locations).toEqual([]);
+    expect(result.note).toMatch(/the model judged none of the \d+ candidates to implement the request/);
+  });
+});
+
+describe('ask with a model: bad input', () => {
+  it('reports a missing key before any work', async () => {
+    const error = await askHandbook(FIXTURE, REQUEST, { database, model: 'anthropic:claude-test', provider: { env: {} } }).catch((caught: unknown) => caught);
+    expect(HandbookError.isInstance(error) && error.code).toBe('INVALID_INPUT');
+    expect((error as Error).message).toMatch(/ANTHROPIC_API_KEY is not set/);
+  });
+
+  it('says so in one line from the CLI, for a missing key and for a spec that names no provider', () => {
+    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('ANTHROPIC_')));
+    for (const [model, message] of [['anthropic:claude-test', /ANTHROPIC_API_KEY is not set/], ['gpt4', /model spec "gpt4" names no provider/]] as const) {
+      const result = spawnSync(process.execPath, [CLI, 'ask', REQUEST, '--repo', FIXTURE, '--db', database, '--model', model], { encoding: 'utf8', env });
+      expect(result.status).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(result.stderr).toMatch(message);
+    }
+  });
+});
