@@ -9,7 +9,7 @@ import { createProvider } from './create-provider.js';
 import { openRoutingHandbook } from './routing-snapshot.js';
 
 export const MAX_REQUEST_CHARACTERS = 2_000;
-/** How many live candidates a model ranks at least: enough for the sites a lexical router ranks low, few enough to stay a short prompt. */
+/** How many live candidates a model ranks: enough for the sites a lexical router ranks low, few enough to stay a short prompt. */
 const MODEL_CANDIDATES = 30;
 
 export interface AskOptions {
@@ -18,7 +18,7 @@ export interface AskOptions {
   limit?: number;
   /** Add the routing trace: terms searched, stages picked, seeds expanded. */
   explain?: boolean;
-  /** `offline` (default) or a model spec: the model ranks and prunes the offline router's live candidates. */
+  /** `offline` (default) or a model spec: the model ranks and prunes the offline router's first 30 live candidates (so at most 30 locations). */
   model?: string;
   /** Keys, base URL and retry settings for the model provider; the environment by default. */
   provider?: CreateProviderOptions;
@@ -41,12 +41,12 @@ export interface AskResult {
   stager: Stager;
   /** `offline`, or the model spec whose ranking the locations follow (the offline answer when the model failed). */
   router: string;
-  /** With a model: how many live candidates it was shown and kept, and why its answer was not used when it was not. */
+  /** With a model: how many live candidates it was shown, how many it kept (before `limit`), and why its answer was not used when it was not. */
   model?: { spec: string; candidates: number; kept: number; fallback?: string };
   locations: AskLocation[];
   /** Candidates left out because their code is gone since the build. */
   frozen: number;
-  /** Why nothing was found, when nothing was. */
+  /** Why nothing was found, when nothing was; or why a model's ranking was not used. */
   note?: string;
   /** With `explain`: how the request was routed. */
   explain?: RouteTrace;
@@ -75,14 +75,17 @@ export async function askHandbook(root: string, request: string, options: AskOpt
 
   const resolver = new LiveResolver(handbook.root, handbook.graph.toData().files, async (file, source) => (await import('../analyze/parse-live-file.js')).parseLiveFile(file, source));
   const top = routed[0]!.score;
-  const wanted = provider ? Math.max(limit, MODEL_CANDIDATES) : limit;
+  const wanted = provider ? MODEL_CANDIDATES : limit;
   const live: Array<{ location: AskLocation; candidate: RerankCandidate }> = [];
   let frozen = 0;
+  // What the offline answer alone counts: the candidates left out before `limit` locations were found.
+  let frozenOffline = 0;
   for (const candidate of routed) {
     if (live.length >= wanted) break;
     const resolved = await resolver.resolve(candidate.unit);
     if (resolved.status === 'frozen') {
       frozen += 1;
+      if (live.length < limit) frozenOffline += 1;
       continue;
     }
     live.push({
@@ -99,20 +102,20 @@ export async function askHandbook(root: string, request: string, options: AskOpt
       },
     });
   }
-  if (!provider) return { ...base, locations: live.map(({ location }) => location), frozen, ...explained };
+  const offline = { ...base, locations: live.slice(0, limit).map(({ location }) => location), frozen: frozenOffline, ...explained };
+  if (!provider) return offline;
+  if (live.length === 0) return { ...offline, note: `every candidate's code is gone since the build (${frozen} frozen): the model was not asked; build again` };
 
   const { rerankWithModel } = await import('../route/model-rerank.js');
   const outcome = await rerankWithModel(text, live.map(({ candidate }) => candidate), handbook.graph, provider);
   if (outcome.kind === 'failed') {
     return {
-      ...base,
-      locations: live.slice(0, limit).map(({ location }) => location),
-      frozen,
+      ...offline,
       model: { spec: provider.id, candidates: live.length, kept: 0, fallback: outcome.reason },
       note: `the model's ranking was not used (${outcome.reason}); these are the offline router's locations`,
-      ...explained,
     };
   }
+  // A model's ranking has an order, not relevance values: the score says where in it a location stands.
   const picks = outcome.picks.slice(0, limit);
   const locations = picks.map(({ candidate, reason }, rank) => {
     const { location } = live[candidate]!;

@@ -18,10 +18,11 @@ export type RerankOutcome =
   | { kind: 'ranked'; picks: Array<{ candidate: number; reason: string }>; model: string }
   | { kind: 'failed'; reason: string };
 
+const MAX_REASON = 300;
+
 const rankingSchema = z.object({
-  locations: z
-    .array(z.object({ index: z.number().int().nonnegative(), reason: z.string().trim().min(1).max(400) }))
-    .max(200),
+  // A long-winded reason is cut, not a reason to throw the whole ranking away.
+  locations: z.array(z.object({ index: z.number().int().nonnegative(), reason: z.string().trim().min(1).transform((reason) => reason.slice(0, MAX_REASON)) })),
 });
 
 function promptOf(request: string, candidates: readonly RerankCandidate[], graph: ProgramGraph): string {
@@ -60,7 +61,11 @@ export async function rerankWithModel(request: string, candidates: readonly Rera
             properties: {
               locations: {
                 type: 'array',
-                items: { type: 'object', properties: { index: { type: 'integer' }, reason: { type: 'string' } }, required: ['index', 'reason'] },
+                items: {
+                  type: 'object',
+                  properties: { index: { type: 'integer' }, reason: { type: 'string', maxLength: MAX_REASON, description: 'One short sentence.' } },
+                  required: ['index', 'reason'],
+                },
               },
             },
             required: ['locations'],
@@ -68,7 +73,8 @@ export async function rerankWithModel(request: string, candidates: readonly Rera
         },
       ],
       toolChoice: { name: RANK_TOOL },
-      maxTokens: 2048,
+      // Room for every candidate with a sentence each.
+      maxTokens: 1024 + candidates.length * 100,
       temperature: 0,
     });
   } catch (error) {
@@ -76,9 +82,10 @@ export async function rerankWithModel(request: string, candidates: readonly Rera
     return { kind: 'failed', reason: `provider error (${error.kind}): ${error.message}` };
   }
   if (response.stopReason === 'refusal') return { kind: 'failed', reason: `the model refused${response.refusal ? `: ${response.refusal}` : ''}` };
+  if (response.stopReason === 'max_tokens') return { kind: 'failed', reason: 'the answer was cut off at the token limit' };
   const call = response.toolCalls.find((candidate) => candidate.name === RANK_TOOL);
   if (!call) return { kind: 'failed', reason: `malformed output: the model did not call ${RANK_TOOL}` };
-  if (call.argumentsError) return { kind: 'failed', reason: `malformed output: the arguments of ${RANK_TOOL} are not valid JSON (${call.argumentsError})` };
+  if (call.argumentsError) return { kind: 'failed', reason: `malformed output: ${call.argumentsError}` };
   const parsed = rankingSchema.safeParse(call.arguments);
   if (!parsed.success) return { kind: 'failed', reason: `malformed output: ${parsed.error.issues[0]?.message ?? 'unexpected arguments'} at ${parsed.error.issues[0]?.path.join('.') ?? ''}` };
   const seen = new Set<number>();

@@ -337,7 +337,7 @@ function topPositions(scores: Float64Array, count: number): number[] {
   const order = (a: number, b: number) => scores[b]! - scores[a]! || a - b;
   let kept: number[] = [];
   for (let position = 0; position < scores.length; position += 1) {
-    if (scores[position]! <= 0) continue;
+    if (!(scores[position]! > 0)) continue;
     kept.push(position);
     if (kept.length >= count * 4) kept = kept.sort(order).slice(0, count);
   }

@@ -1,11 +1,12 @@
 import { spawnSync } from 'node:child_process';
+import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { askHandbook, type AskOptions, buildHandbook, HandbookError } from '../../src/index.js';
 import { anthropicError, anthropicStream, startFakeAnthropic } from '../llm/fake-anthropic-server.js';
 import type { FakeServer, RecordedRequest, ScriptedReply } from '../llm/fake-http-server.js';
 import { openAiError, openAiFrames, openAiToolCallStream, startFakeOpenAi } from '../llm/fake-openai-server.js';
-import { CLI, FIXTURE, scratchDirectory } from '../helpers/paths.js';
+import { CLI, copyOfFixture, FIXTURE, scratchDirectory } from '../helpers/paths.js';
 
 /**
  * `ask --model` through the real SDKs against a local server speaking each provider's
@@ -17,7 +18,7 @@ const REQUEST = 'where are credentials redacted before they are written anywhere
 const FAST = { baseDelayMs: 1, maxDelayMs: 5, maxAttempts: 3 };
 
 /** What the fake model does with a request, given the prompt's numbered candidates (`[3] stage: …\nsrc/a.ts#b (function)`). */
-type Answer = { arguments: string } | { failure: 'rate-limit' | 'server-error' } | { refusal: string };
+type Answer = { arguments: string; cutOff?: boolean } | { failure: 'rate-limit' | 'server-error' } | { refusal: string };
 type Behaviour = (candidates: Map<string, number>, index: number) => Answer;
 
 interface Wire {
@@ -38,7 +39,9 @@ const WIRES: Wire[] = [
         ? openAiError(answer.failure === 'rate-limit' ? 429 : 500, answer.failure === 'rate-limit' ? 'rate_limit_exceeded' : 'server_error', 'try later', answer.failure === 'rate-limit' ? { 'retry-after-ms': '5' } : {})
         : 'refusal' in answer
           ? { kind: 'stream', frames: openAiFrames([{ refusal: answer.refusal }], 'stop') }
-          : openAiToolCallStream({ id: `call_${index}`, name: 'rank_locations', argumentPieces: [answer.arguments.slice(0, 7), answer.arguments.slice(7)] }),
+          : answer.cutOff
+            ? { kind: 'stream', frames: openAiFrames([{ tool_calls: [{ index: 0, id: `call_${index}`, type: 'function', function: { name: 'rank_locations', arguments: answer.arguments } }] }], 'length') }
+            : openAiToolCallStream({ id: `call_${index}`, name: 'rank_locations', argumentPieces: [answer.arguments.slice(0, 7), answer.arguments.slice(7)] }),
     prompt: (body) => (body as { messages: Array<{ role: string; content: string }> }).messages.find((message) => message.role === 'user')!.content,
   },
   {
@@ -50,7 +53,7 @@ const WIRES: Wire[] = [
         ? anthropicError(answer.failure === 'rate-limit' ? 429 : 500, answer.failure === 'rate-limit' ? 'rate_limit_error' : 'api_error', 'try later', answer.failure === 'rate-limit' ? { 'retry-after-ms': '5' } : {})
         : 'refusal' in answer
           ? anthropicStream([{ type: 'text', pieces: [answer.refusal] }], { stopReason: 'refusal' })
-          : anthropicStream([{ type: 'tool_use', id: `toolu_${index}`, name: 'rank_locations', jsonPieces: [answer.arguments.slice(0, 7), answer.arguments.slice(7)] }], { stopReason: 'tool_use' }),
+          : anthropicStream([{ type: 'tool_use', id: `toolu_${index}`, name: 'rank_locations', jsonPieces: [answer.arguments.slice(0, 7), answer.arguments.slice(7)] }], { stopReason: answer.cutOff ? 'max_tokens' : 'tool_use' }),
     prompt: (body) => {
       const content = (body as { messages: Array<{ role: string; content: string | Array<{ type: string; text?: string }> }> }).messages[0]!.content;
       return typeof content === 'string' ? content : content.map((block) => block.text ?? '').join('');
@@ -68,14 +71,14 @@ beforeAll(async () => {
   await buildHandbook(FIXTURE, { database });
 }, 60_000);
 
-async function askThrough(wire: Wire, behaviour: Behaviour, limit = 5) {
+async function askThrough(wire: Wire, behaviour: Behaviour, limit = 5, repo = FIXTURE, db = database) {
   const prompts: string[] = [];
   const server = await wire.start((request, index) => {
     const prompt = wire.prompt(request.body);
     prompts.push(prompt);
     return wire.reply(behaviour(candidatesIn(prompt), index), index);
   });
-  const result = await askHandbook(FIXTURE, REQUEST, { database, limit, ...wire.options(server.url) });
+  const result = await askHandbook(repo, REQUEST, { database: db, limit, ...wire.options(server.url) });
   return { result, prompts, server };
 }
 
@@ -118,13 +121,46 @@ describe.each(WIRES)('ask with a model at the wire ($name)', (wire) => {
     ['a candidate ranked twice', () => ranking([[0, 'first'], [0, 'again']]), /candidate 0 is ranked twice/],
     ['arguments that are not JSON', () => ({ arguments: '{"locations": [{"index": 0,' }), /not valid JSON/],
     ['arguments of the wrong shape', () => ({ arguments: JSON.stringify({ picks: [1, 2] }) }), /malformed output/],
+    ['an answer cut off at the token limit', () => ({ arguments: '{"locations": [{"index": 0, "rea', cutOff: true }), /cut off at the token limit/],
   ])('falls back to the offline answer on %s, and says why', async (_case, behaviour, reason) => {
     const { result } = await askThrough(wire, behaviour);
     const offline = await askHandbook(FIXTURE, REQUEST, { database, limit: 5 });
     expect(result.router).toBe('offline');
     expect(result.locations).toEqual(offline.locations);
+    expect(result.frozen).toBe(offline.frozen);
     expect(result.model).toMatchObject({ spec: wire.options('').model, kept: 0, fallback: expect.stringMatching(reason) });
     expect(result.note).toMatch(/the model's ranking was not used/);
+  });
+
+  it('shows the model 30 candidates at most, keeps its picks up to the limit, and cuts a long reason instead of failing', async () => {
+    const many = await askThrough(wire, (candidates) => ranking([...candidates.values()].map((index) => [index, 'relevant'])), 40);
+    expect(candidatesIn(many.prompts[0]!).size).toBeLessThanOrEqual(30);
+    expect(many.result.model!.candidates).toBeLessThanOrEqual(30);
+    expect(many.result.locations).toHaveLength(many.result.model!.candidates);
+    const few = await askThrough(wire, () => ranking([[1, 'x'.repeat(1000)], [0, 'second']]), 1);
+    expect(few.result.router).toBe(wire.options('').model);
+    expect(few.result.model).toMatchObject({ kept: 2 });
+    expect(few.result.locations).toHaveLength(1);
+    expect(few.result.locations[0]!.why).toMatch(/^\S+: x{300} \(router: /);
+  });
+
+  it('does not ask the model when every candidate\'s code is gone since the build', async () => {
+    const repo = copyOfFixture();
+    const db = path.join(scratchDirectory(), 'handbook.db');
+    await buildHandbook(repo, { database: db });
+    const blank = (directory: string): void => {
+      for (const entry of readdirSync(directory, { withFileTypes: true })) {
+        const full = path.join(directory, entry.name);
+        if (entry.isDirectory()) blank(full);
+        else if (entry.name.endsWith('.ts')) writeFileSync(full, '');
+      }
+    };
+    blank(path.join(repo, 'src'));
+    const { result, server } = await askThrough(wire, () => ranking([[0, 'never asked']]), 5, repo, db);
+    expect(server.requests).toHaveLength(0);
+    expect(result.locations).toEqual([]);
+    expect(result.frozen).toBeGreaterThan(0);
+    expect(result.note).toMatch(/every candidate's code is gone since the build/);
   });
 
   it('returns nothing, and says so, when the model keeps none of the candidates', async () => {

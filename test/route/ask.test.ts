@@ -73,6 +73,7 @@ describe('ask on the fixture harness, in a maintainer’s words', () => {
 
   it('searches again with the words its best matches share, except for a cross-cutting request', async () => {
     const crossCutting = await askHandbook(FIXTURE, 'mask secrets in every capture path', { database, limit: 5, explain: true });
+    expect(crossCutting.explain!.crossCutting).toBe(true);
     expect(crossCutting.explain!.terms.filter((term) => term.source === 'feedback')).toEqual([]);
     const focused = await askHandbook(FIXTURE, 'where do we wait and try again when the provider is rate limited?', { database, limit: 5, explain: true });
     const feedback = focused.explain!.terms.filter((term) => term.source === 'feedback');

@@ -148,6 +148,22 @@ describe('the packed search index', () => {
     );
   });
 
+  it('learns feedback words as the reference does from many scored units, where only the best few are kept', () => {
+    fc.assert(
+      fc.property(fc.array(termsArbitrary, { minLength: 20, maxLength: 60 }), queryArbitrary, (terms, queryPairs) => {
+        const units = terms.map((_, position) => unitNamed(position));
+        const index = new UnitSearchIndex(units, packSearchIndex(units, new Map(units.map((unit, position) => [unit.id, terms[position]!]))));
+        const query = new Map(queryPairs);
+        const scores = index.score(query);
+        const expected = new ReferenceIndex(terms).feedbackTerms([...scores], 3, 4, new Set(query.keys()));
+        const found = index.feedbackTerms(scores, { documents: 3, count: 4, exclude: new Set(query.keys()) });
+        expect(found.map(([term]) => term)).toEqual(expected.map(([term]) => term));
+        found.forEach(([, weight], at) => expect(weight).toBeCloseTo(expected[at]![1], 9));
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   it('learns the words the best matches share, not one match\'s own, for a second search', () => {
     const withWords = (position: number, words: string) => ({ ...unitNamed(position), words });
     const units = [withWords(0, 'retry backoff jitter'), withWords(1, 'retry backoff delay'), withWords(2, 'backoff'), withWords(3, 'render table'), withWords(4, 'retry')];
