@@ -24,5 +24,13 @@ for (const { name, report } of rows) {
   console.log(`| ${name} | harness-handbook plan (offline) | ${requests} | ${metric(report.plan)} | ${report.plan_failures.length} |`);
 }
 for (const { name, report } of rows) for (const failure of report.plan_failures) console.log(`- ${name} failed plan: ${failure}`);
+
+// The issue's targets for the offline planner on each dev set.
+const TARGETS = { fileF1: 0.7, symF1: 0.45 };
+console.log('\ntargets:');
+for (const { name, report } of rows) {
+  const checks = Object.entries(TARGETS).map(([key, target]) => `${key} ${report.plan[key].toFixed(2)} ${report.plan[key] >= target ? `>= ${target} met` : `< ${target} NOT met`}`);
+  console.log(`- ${name}: ${checks.join('; ')}`);
+}
 console.log('\ncommands:');
 for (const { name, command } of rows) console.log(`- ${name}: ${command}`);
