@@ -35,6 +35,7 @@ import { formatPlan, formatRunEvent, formatRunResult } from './format-run.js';
 import { formatAsk, formatStatus, formatSync, formatNeighbours, formatOverview, formatRegister, formatSlot, formatStage, formatSummary, formatUnit, formatWatchEvent } from './format.js';
 import { createProgressReporter } from './progress.js';
 import { abortOnStop, closeOnStop } from './stop-signals.js';
+import { describeSystemError } from './system-errors.js';
 
 const VERSION = '0.1.0';
 
@@ -58,6 +59,12 @@ const buildOptionsSchema = z.object({
 
 const syncOptionsSchema = z.object({ db: z.string().min(1).optional(), progress: z.boolean().optional(), json: z.boolean().optional() }).strict();
 const watchOptionsSchema = z.object({ db: z.string().min(1).optional(), debounce: z.coerce.number().int().nonnegative().optional(), json: z.boolean().optional() }).strict();
+/** `handbook build ""` is a slip, not a request for the current folder. */
+function repositoryArgument(value: string): string {
+  if (value.trim() === '') throw new HandbookError('INVALID_INPUT', 'the repository path is empty', 'pass a folder, or leave it out for the current one');
+  return value;
+}
+
 const readOptionsSchema = z.object({
   repo: z.string().min(1).default('.'),
   db: z.string().min(1).optional(),
@@ -183,7 +190,7 @@ export function createProgram(): Command {
   program
     .command('build')
     .description('analyze a repository into a program graph and store it as the current handbook')
-    .argument('[repo]', 'repository folder', '.')
+    .argument('[repo]', 'repository folder', repositoryArgument, '.')
     .option('--db <path>', 'database file (default: <repo>/.handbook/handbook.db)')
     .option('--max-file-size <bytes>', 'skip source files larger than this (default 1000000)')
     .option('--include <dir...>', 'analyze only these folders of the repository')
@@ -214,7 +221,7 @@ export function createProgram(): Command {
   program
     .command('sync')
     .description('bring the handbook up to date with the files: re-analyzes only what changed, stores what a cold build would')
-    .argument('[repo]', 'repository folder', '.')
+    .argument('[repo]', 'repository folder', repositoryArgument, '.')
     .option('--db <path>', 'database file (default: <repo>/.handbook/handbook.db)')
     .option('--no-progress', 'do not show a progress bar')
     .option('--json', 'print the sync summary as JSON on stdout')
@@ -234,7 +241,7 @@ export function createProgram(): Command {
   program
     .command('watch')
     .description('keep the handbook in sync while files change: one sync per burst of changes, a line per sync, until Ctrl-C')
-    .argument('[repo]', 'repository folder', '.')
+    .argument('[repo]', 'repository folder', repositoryArgument, '.')
     .option('--db <path>', 'database file (default: <repo>/.handbook/handbook.db)')
     .option('--debounce <ms>', `quiet time after the last change before a sync (default ${DEFAULT_DEBOUNCE_MS})`)
     .option('--json', 'print each event as one line of JSON (NDJSON) on stdout')
@@ -473,7 +480,7 @@ export function createProgram(): Command {
   program
     .command('status')
     .description('is the handbook fresh? every entry checked against the live files; exit 0 fresh, 5 stale')
-    .argument('[repo]', 'repository folder', '.')
+    .argument('[repo]', 'repository folder', repositoryArgument, '.')
     .option('--db <path>', 'database file (default: <repo>/.handbook/handbook.db)')
     .option('--json', 'print JSON on stdout')
     .action(async (repo: string, raw: unknown) => {
@@ -592,6 +599,12 @@ export async function run(argv: string[]): Promise<number> {
       process.stderr.write(`handbook: ${error.message}${error.hint ? ` (${error.hint})` : ''}\n`);
       if (debug && error.cause instanceof Error) process.stderr.write(`${error.cause.stack}\n`);
       return exitCodeFor(error.code);
+    }
+    const system = describeSystemError(error);
+    if (system) {
+      process.stderr.write(`handbook: ${system.message}\n`);
+      if (debug && error instanceof Error) process.stderr.write(`${error.stack}\n`);
+      return system.code;
     }
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`handbook: unexpected error: ${message.split('\n')[0]} (this is a bug; run again with --debug for details)\n`);

@@ -1,4 +1,4 @@
-import { mkdirSync, existsSync } from 'node:fs';
+import { mkdirSync, existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { HandbookError } from '../errors.js';
@@ -26,6 +26,10 @@ function corrupt(file: string, cause: unknown): HandbookError {
  * database this version understands, and runs pending migrations.
  */
 export function openDatabase(file: string, options: { create: boolean }): HandbookDatabase {
+  // Told to delete a damaged database, a user who passed a folder would delete the folder.
+  if (statSync(file, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new HandbookError('INVALID_INPUT', `the handbook database path ${file} is a folder`, 'pass the path of a database file with --db, e.g. .handbook/handbook.db');
+  }
   if (!options.create && !existsSync(file)) {
     throw new HandbookError('NO_HANDBOOK', `no handbook database at ${file}`, 'run `handbook build` in the repository first');
   }

@@ -1,5 +1,5 @@
-import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, copyFileSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI, PROJECT_ROOT, copyOfFixture, scratchDirectory } from '../helpers/paths.js';
@@ -131,6 +131,31 @@ describe('handbook CLI', () => {
     writeFileSync(corrupt, 'not a database at all, just text'.repeat(200));
     expectOneLineError(handbook(['graph', 'stats', '--repo', repo, '--db', corrupt]), 4, /not readable/);
   });
+
+  it('answers paths it cannot use, a folder given as the database, an empty repository argument and a damaged or locked database in one line', async () => {
+    const repo = copyOfFixture();
+    handbook(['build', repo]);
+    expectOneLineError(handbook(['build', '']), 2, /the repository path is empty/);
+    expectOneLineError(handbook(['build', repo, '--db', path.join(repo, 'src')]), 2, /is a folder \(pass the path of a database file/);
+    expectOneLineError(handbook(['plan', 'mask secrets', '--repo', repo, '--out', '/nonexistent/folder/plan.json']), 2, /cannot open \/nonexistent\/folder\/plan\.json: no such file or folder/);
+    expectOneLineError(handbook(['graph', 'export', '--repo', repo, '--out', path.join(repo, 'src')]), 2, /it is a folder, not a file/);
+    expectOneLineError(handbook(['render', '--repo', repo, '--out', path.join(repo, 'package.json')]), 2, /a part of the path is a file, not a folder/);
+    const { default: Database } = await import('better-sqlite3');
+    const damaged = path.join(scratchDirectory(), 'damaged.db');
+    copyFileSync(path.join(repo, '.handbook', 'handbook.db'), damaged);
+    const connection = new Database(damaged);
+    connection.exec('DROP TABLE units');
+    connection.close();
+    expectOneLineError(handbook(['overview', '--repo', repo, '--db', damaged]), 4, /the handbook database is damaged: no such table: units/);
+    // Another process holds the write lock past the build's five-second wait.
+    const holder = spawn(process.execPath, ['-e', `const D = require(${JSON.stringify(path.join(PROJECT_ROOT, 'node_modules', 'better-sqlite3'))}); const d = new D(${JSON.stringify(path.join(repo, '.handbook', 'handbook.db'))}); d.exec('BEGIN EXCLUSIVE'); process.stdout.write('locked\\n'); setTimeout(() => {}, 20000);`]);
+    await new Promise<void>((resolve) => holder.stdout.once('data', () => resolve()));
+    try {
+      expectOneLineError(handbook(['build', repo, '--no-progress']), 4, /the handbook database is locked by another process/);
+    } finally {
+      holder.kill();
+    }
+  }, 60_000);
 
   it('says which key is missing for a model, before doing any work', () => {
     const result = spawnSync(process.execPath, [CLI, 'build', copyOfFixture(), '--model', 'anthropic:claude-test'], {
