@@ -21,6 +21,8 @@ export interface StatusReport {
   moved: Array<{ unit: string; to: string }>;
   /** Source files the build would analyze now that the handbook does not hold: code the map does not show yet. */
   newFiles: string[];
+  /** Units that changed files hold now and the handbook does not (a function added to a known file). */
+  newUnits: string[];
   fresh: boolean;
   /** Acceptance records of harness runs, each checked against the files now: a write to a tested file invalidates its record. */
   acceptance: AcceptanceStatus[];
@@ -39,8 +41,8 @@ function discoveryOptionsOf(handbook: Handbook): Parameters<typeof discoverFiles
 
 /**
  * Checks every entry of the handbook against the live files: how many are fresh, changed or
- * frozen, and which, and which source files it does not hold yet. A handbook is fresh when every
- * entry is and no file is missing.
+ * frozen, and which, and which source files and units it does not hold yet. A handbook is fresh
+ * when every entry is and no file or unit is missing.
  */
 export async function handbookStatus(root: string, options: { database?: string } = {}): Promise<StatusReport> {
   const handbook = openHandbook(root, { ...(options.database ? { database: options.database } : {}), withUnresolved: false });
@@ -55,6 +57,12 @@ export async function handbookStatus(root: string, options: { database?: string 
     if (resolved.status === 'frozen') frozen.push({ unit: unit.id, reason: resolved.reason ?? 'not found' });
     if (resolved.status === 'changed') changed.push(unit.id);
   }
+  const known = new Set(handbook.graph.units.map((unit) => unit.id));
+  const newUnits: string[] = [];
+  for (const file of handbook.graph.toData().files) {
+    for (const symbol of (await resolver.liveSymbolsOf(file.path)) ?? []) if (!known.has(`${file.path}#${symbol}`)) newUnits.push(`${file.path}#${symbol}`);
+  }
+  newUnits.sort();
   const discovered = discoverFiles(handbook.root, discoveryOptionsOf(handbook)).files;
   const recorded = new Set(handbook.graph.toData().files.map((file) => file.path));
   const newFiles = discovered.filter((file) => !recorded.has(file.path)).map((file) => file.path).sort();
@@ -75,7 +83,8 @@ export async function handbookStatus(root: string, options: { database?: string 
     changed,
     moved,
     newFiles,
-    fresh: counts.changed === 0 && counts.frozen === 0 && counts.moved === 0 && newFiles.length === 0,
+    newUnits,
+    fresh: counts.changed === 0 && counts.frozen === 0 && counts.moved === 0 && newFiles.length === 0 && newUnits.length === 0,
     acceptance: acceptanceStatuses(handbook.root),
   };
 }

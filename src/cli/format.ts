@@ -169,6 +169,7 @@ export function formatStatus(report: StatusReport): string {
   if (report.changed.length > 0) lines.push(`  changed    ${report.changed.slice(0, 8).map(shortName).join(', ')}${report.changed.length > 8 ? ', …' : ''}`);
   for (const entry of report.frozen.slice(0, 20)) lines.push(`  frozen     ${shortName(entry.unit)}: ${entry.reason}`);
   if (report.newFiles.length > 0) lines.push(`  new files  ${fileList(report.newFiles)} (not in the handbook yet)`);
+  if (report.newUnits.length > 0) lines.push(`  new units  ${report.newUnits.slice(0, 8).map(shortName).join(', ')}${report.newUnits.length > 8 ? ', …' : ''} (not in the handbook yet)`);
   if (report.frozen.length > 20) lines.push(`  … and ${report.frozen.length - 20} more frozen`);
   if (!report.fresh) lines.push('  run `handbook sync` to bring the handbook up to date');
   for (const record of report.acceptance.slice(-10)) {

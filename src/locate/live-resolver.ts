@@ -53,6 +53,12 @@ export class LiveResolver {
     return { status: 'changed', line: found.startLine, endLine: found.endLine, reason: `${unit.symbol} changed since the build` };
   }
 
+  /** The symbols a file holds now, when it changed since the build (it is parsed again); undefined when unchanged or gone. */
+  async liveSymbolsOf(file: string): Promise<string[] | undefined> {
+    const live = await this.fileOf(file);
+    return live.kind === 'parsed' ? [...live.units.keys()] : undefined;
+  }
+
   private fileOf(file: string): Promise<LiveFile> {
     let pending = this.liveFiles.get(file);
     if (!pending) {

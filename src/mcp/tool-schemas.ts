@@ -163,6 +163,7 @@ export const statusOutput = z.object({
   changed: z.array(z.string()),
   moved: z.array(z.object({ unit: z.string(), to: z.string() })),
   newFiles: z.array(z.string()),
+  newUnits: z.array(z.string()),
   fresh: z.boolean(),
   acceptance: z.array(z.object({ runId: z.string(), file: z.string(), valid: z.boolean(), changed: z.array(z.string()), unreadable: z.string().optional() })),
   freshness: freshnessSchema,

@@ -27,6 +27,27 @@ describe('handbook status', () => {
     expect(stale.frozen.filter((entry) => entry.unit.startsWith('src/hooks.ts#'))).toHaveLength(6);
     expect(stale.changed).toEqual(['src/tools/truncate.ts#truncateOutput']);
     expect(stale.counts).toEqual({ fresh: 165 - 7 - 1, changed: 1, moved: 0, frozen: 7 });
+    // The renamed function is a unit the handbook does not hold yet.
+    expect(stale.newUnits).toEqual(['src/security/secrets.ts#hideSecrets']);
+  });
+
+  it('is stale when a known file gains a unit, though every entry still resolves, and says which', async () => {
+    const repo = copyOfFixture();
+    await buildHandbook(repo);
+    expect((await handbookStatus(repo)).newUnits).toEqual([]);
+    const secrets = path.join(repo, 'src/security/secrets.ts');
+    writeFileSync(secrets, `${readFileSync(secrets, 'utf8')}
+export function brandNewThing(): number {
+  return 1;
+}
+`);
+    const report = await handbookStatus(repo);
+    expect(report.counts).toMatchObject({ changed: 0, moved: 0, frozen: 0 });
+    expect(report.newUnits).toEqual(['src/security/secrets.ts#brandNewThing']);
+    expect(report.fresh).toBe(false);
+    const cli = spawnSync(process.execPath, [CLI, 'status', repo], { encoding: 'utf8' });
+    expect(cli.status).toBe(5);
+    expect(cli.stdout).toMatch(/new units {2}brandNewThing \(not in the handbook yet\)/);
   });
 
   it('follows a unit moved to another file by its hash, and keeps an ambiguous one frozen', async () => {
