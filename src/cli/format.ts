@@ -124,7 +124,7 @@ export function formatRegister(entries: readonly RegisterEntry[]): string {
 export function formatAsk(result: AskResult): string {
   if (result.locations.length === 0) return `no location found for "${result.request}"${result.note ? `: ${result.note}` : ''}`;
   const router = result.router === 'offline' ? 'offline router' : `ranked by ${result.router} from ${result.model?.candidates ?? 0} offline candidates`;
-  const lines = [`${result.locations.length} locations for "${result.request}" (${router}${result.frozen ? `; ${result.frozen} frozen, left out` : ''})`];
+  const lines = [`${result.locations.length} location${result.locations.length === 1 ? '' : 's'} for "${result.request}" (${router}${result.frozen ? `; ${result.frozen} frozen, left out` : ''})`];
   if (result.note) lines.push(`note: ${result.note}`);
   const byStage = new Map<string, AskResult['locations']>();
   for (const location of result.locations) {

@@ -30,7 +30,7 @@ export function readProviderEnvironment(env: Readonly<Record<string, string | un
 /** The error names the variable, never its value: this is the one place a key passes through. */
 export function requiredKey(environment: ProviderEnvironment, variable: KeyVariable): string {
   const key = environment[variable];
-  if (key === undefined) throw new HandbookError('INVALID_INPUT', `${variable} is not set`, 'export it, or use --model offline');
+  if (key === undefined) throw new HandbookError('INVALID_INPUT', `${variable} is not set`, 'export it, or pick another model with --model');
   return key;
 }
 

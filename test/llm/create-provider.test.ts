@@ -30,7 +30,7 @@ describe('createProvider', () => {
   ])('refuses %s without %s, or with it blank, and says what to do', (spec, variable) => {
     for (const env of [{}, { [variable]: '  ' }]) {
       const error = failureOf(spec, { env });
-      expect(error).toMatchObject({ code: 'INVALID_INPUT', message: `${variable} is not set`, hint: 'export it, or use --model offline' });
+      expect(error).toMatchObject({ code: 'INVALID_INPUT', message: `${variable} is not set`, hint: 'export it, or pick another model with --model' });
     }
   });
 
