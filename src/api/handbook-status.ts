@@ -46,7 +46,8 @@ function discoveryOptionsOf(handbook: Handbook): Parameters<typeof discoverFiles
  */
 export async function handbookStatus(root: string, options: { database?: string } = {}): Promise<StatusReport> {
   const handbook = openHandbook(root, { ...(options.database ? { database: options.database } : {}), withUnresolved: false });
-  const resolver = new LiveResolver(handbook.root, handbook.graph.toData().files, async (file, source) => (await import('../analyze/parse-live-file.js')).parseLiveFile(file, source));
+  const files = handbook.graph.toData().files;
+  const resolver = new LiveResolver(handbook.root, files, async (file, source) => (await import('../analyze/parse-live-file.js')).parseLiveFile(file, source));
   const counts: Record<LocatorStatus, number> = { fresh: 0, changed: 0, moved: 0, frozen: 0 };
   let frozen: StatusReport['frozen'] = [];
   const changed: string[] = [];
@@ -59,12 +60,12 @@ export async function handbookStatus(root: string, options: { database?: string 
   }
   const known = new Set(handbook.graph.units.map((unit) => unit.id));
   const newUnits: string[] = [];
-  for (const file of handbook.graph.toData().files) {
+  for (const file of files) {
     for (const symbol of (await resolver.liveSymbolsOf(file.path)) ?? []) if (!known.has(`${file.path}#${symbol}`)) newUnits.push(`${file.path}#${symbol}`);
   }
   newUnits.sort();
   const discovered = discoverFiles(handbook.root, discoveryOptionsOf(handbook)).files;
-  const recorded = new Set(handbook.graph.toData().files.map((file) => file.path));
+  const recorded = new Set(files.map((file) => file.path));
   const newFiles = discovered.filter((file) => !recorded.has(file.path)).map((file) => file.path).sort();
   const moved = frozen.length > 0 ? await findMoves(handbook, frozen.map((entry) => entry.unit), discovered) : [];
   if (moved.length > 0) {

@@ -97,9 +97,9 @@ export function routeRequest(
   const firstPass = index.score(query, { groups, coverageExponent });
   // Each feedback word is a group of its own, weighing in coverage at its full inverse document
   // frequency though it searches at 0.3 at most: a unit that has the repository's words for the
-  // behaviour covers more of it. (Scaling those groups by the search weight was measured worse on
-  // both dev sets: gemini-cli hit@5 0.67 → 0.60.) A cross-cutting request's best matches are the family of sites
-  // (tools, providers), whose shared words would pull the search away from the behaviour itself.
+  // behaviour covers more of it (scaling those groups by the search weight measured worse:
+  // gemini-cli hit@5 0.67 → 0.60). A cross-cutting request's best matches are the family of
+  // sites (tools, providers), whose shared words would pull the search away from the behaviour.
   const feedback = new Set<string>();
   const learned = request.crossCutting ? [] : index.feedbackTerms(firstPass, { documents: ROUTING.feedbackDocuments, count: ROUTING.feedbackTerms, exclude: new Set(query.keys()) });
   for (const [term, weight] of learned) {

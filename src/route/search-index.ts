@@ -231,7 +231,7 @@ export class UnitSearchIndex {
       const start = postingStart[id]!;
       const end = postingStart[id + 1]!;
       if (end === start) continue;
-      const idf = Math.log(1 + (total - (end - start) + 0.5) / (end - start + 0.5));
+      const idf = inverseDocumentFrequency(total, end - start);
       const group = groups.get(term) ?? term;
       groupWeight.set(group, Math.max(groupWeight.get(group) ?? 0, idf));
       const ids = termsOfGroup.get(group);
@@ -297,7 +297,7 @@ export class UnitSearchIndex {
         documents += 1;
       }
       if (documents < 2 || options.exclude.has(terms[id]!)) continue;
-      found.push([terms[id]!, weight * Math.log(1 + (total - (end - start) + 0.5) / (end - start + 0.5))]);
+      found.push([terms[id]!, weight * inverseDocumentFrequency(total, end - start)]);
     }
     found.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
     const top = found[0]?.[1] ?? 1;
@@ -330,6 +330,11 @@ export class UnitSearchIndex {
       .slice(0, limit)
       .map(([other]) => other);
   }
+}
+
+/** BM25's inverse document frequency of a term found in `matching` of `total` documents. */
+function inverseDocumentFrequency(total: number, matching: number): number {
+  return Math.log(1 + (total - matching + 0.5) / (matching + 0.5));
 }
 
 /** The positions of the `count` highest positive scores, best first (ties by position). */
