@@ -13,6 +13,7 @@ import { discoverFiles, type DiscoveryResult, type FolderListings, RACY_WINDOW_M
 import { MergedUnitIndex } from './merged-index.js';
 import { type KeptPart, keptPart, mergeResolution, type PartialPlan, planPartialResolution } from './partial-resolution.js';
 import { EdgeResolver, type FileResolution } from './resolve-edges.js';
+import { decodeSource } from './source-text.js';
 import { isTestPath, lineOf } from './unit-text.js';
 
 export type AnalysisPhase = 'discover' | 'parse' | 'index' | 'resolve';
@@ -108,7 +109,7 @@ const EMPTY_RESOLUTION: FileResolution = { edges: [], unresolved: [], slots: [],
  * bumped when that changes, so a handbook stored by an earlier version is analyzed again whole
  * on its next sync instead of keeping the old records of every file the sync does not touch.
  */
-const ANALYSIS_VERSION = 2;
+const ANALYSIS_VERSION = 3;
 
 function settingsKey(setup: CompilerSetup): string {
   return JSON.stringify({ analysis: ANALYSIS_VERSION, options: setup.options, tsconfigs: setup.tsconfigs, outDirectories: setup.outDirectories });
@@ -255,7 +256,7 @@ export class AnalysisSession {
         discovery.skippedFiles.unreadable = (discovery.skippedFiles.unreadable ?? 0) + 1;
         continue;
       }
-      const text = bytes.toString('utf8');
+      const text = decodeSource(bytes);
       if (live && live.text === text) {
         live.size = stat.size;
         live.mtimeMs = stat.mtimeMs;

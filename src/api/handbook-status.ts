@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { discoverFiles } from '../analyze/discover-files.js';
+import { decodeSource } from '../analyze/source-text.js';
 import { shortHash } from '../graph/content-hash.js';
 import { LiveResolver, type LocatorStatus } from '../locate/live-resolver.js';
 import { acceptanceStatuses, type AcceptanceStatus } from '../harness/acceptance.js';
@@ -104,7 +105,7 @@ async function findMoves(handbook: Handbook, gone: string[], discovered: ReturnT
   });
   const byHash = new Map<string, string[]>();
   for (const file of candidates) {
-    const text = readFileSync(file.absolutePath, 'utf8');
+    const text = decodeSource(readFileSync(file.absolutePath));
     for (const unit of await parseLiveFile(file.path, text)) {
       const places = byHash.get(unit.hash) ?? [];
       places.push(`${file.path}#${unit.symbol}`);

@@ -1,5 +1,6 @@
 import { lstatSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { decodeSource } from '../analyze/source-text.js';
 import { shortHash } from '../graph/content-hash.js';
 import type { SourceFileRecord, Unit } from '../graph/model.js';
 
@@ -81,7 +82,7 @@ export class LiveResolver {
     }
     const stored = this.recordOf.get(file);
     if (stored && shortHash(bytes) === stored.hash) return { kind: 'unchanged' };
-    const units = await this.parse(file, bytes.toString('utf8'));
+    const units = await this.parse(file, decodeSource(bytes));
     return { kind: 'parsed', units: new Map(units.map((unit) => [unit.symbol, unit])) };
   }
 }
