@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { assertRepositoryRoot } from '../analyze/repository-root.js';
@@ -19,7 +19,7 @@ import { Workspace } from '../harness/workspace.js';
 import { runHarnessTask, type HarnessRunOptions, type HarnessRunResult } from '../harness/harness-loop.js';
 import { taskSpecSchema, type TaskSpecInput } from '../harness/task.js';
 import type { SearchFunction } from '../harness/tool-context.js';
-import type { ToolSetName } from '../harness/tool-set.js';
+import { TOOL_SET_NAMES, type ToolSetName } from '../harness/tool-set.js';
 import type { ChatProvider } from '../llm/chat-types.js';
 import type { CreateProviderOptions } from '../llm/create-provider.js';
 import { parseModelSpec } from '../llm/model-spec.js';
@@ -70,7 +70,7 @@ export type ResumeTaskOptions = Omit<RunTaskOptions, 'task' | 'model' | 'toolMod
 };
 
 /** What a run needs to be resumed, written when it starts. */
-const runRecordSchema = z.object({ task: taskSpecSchema, model: z.string(), toolMode: z.enum(TOOL_MODES), toolSet: z.enum(['executor', 'planner']), plan: planRunSchema.optional() });
+const runRecordSchema = z.object({ task: taskSpecSchema, model: z.string(), toolMode: z.enum(TOOL_MODES), toolSet: z.enum(TOOL_SET_NAMES), plan: planRunSchema.optional() });
 
 /**
  * Runs a task in a repository with a model, through the embedded harness loop, logging every
@@ -90,19 +90,27 @@ export async function runTask(repo: string, options: RunTaskOptions): Promise<Ru
   }
   const toolMode = options.toolMode ?? 'native';
   if (!TOOL_MODES.includes(toolMode)) throw new HandbookError('INVALID_INPUT', `unknown tool mode "${String(toolMode)}"`, `use one of ${TOOL_MODES.join(', ')}`);
+  const toolSet = options.toolSet ?? 'executor';
+  if (!TOOL_SET_NAMES.includes(toolSet)) throw new HandbookError('INVALID_INPUT', `unknown tool set "${String(toolSet)}"`, `use one of ${TOOL_SET_NAMES.join(', ')}`);
+  // Every input is checked before the run folder exists: a call refused on its input leaves no run behind that `resume` would find damaged.
+  const inputs = await checkInputs(options.model, options);
   // Must-change files are judged against the task's start, which a resumed run must still know.
   const baselines = fileBaselines(new Workspace(root), task.exitCriteria.filesMustChange);
   const record = {
     task: { ...task, exitCriteria: { ...task.exitCriteria, fileBaselines: baselines } },
     model: options.model,
     toolMode,
-    toolSet: options.toolSet ?? 'executor',
+    toolSet,
     ...(options.plan ? { plan: options.plan } : {}),
   } as const;
-  const folder = path.join(runsFolder(root, options), stampedId());
-  mkdirSync(folder, { recursive: true });
-  writeFileSync(path.join(folder, 'run.json'), `${JSON.stringify(record, null, 2)}\n`);
-  return execute(root, folder, record, options, new EventStream());
+  const folder = newRunFolder(runsFolder(root, options));
+  try {
+    writeFileSync(path.join(folder, 'run.json'), `${JSON.stringify(record, null, 2)}\n`);
+    return await execute(root, folder, record, options, inputs, new EventStream());
+  } catch (error) {
+    discardIfNeverStarted(folder);
+    throw error;
+  }
 }
 
 /**
@@ -120,8 +128,48 @@ export async function resumeTask(repo: string, runId: string, options: ResumeTas
   const finished = events.find((event) => event.type === 'run_finished');
   if (finished) throw new HandbookError('INVALID_INPUT', `run ${runId} already ended ${finished.state}`, 'only an interrupted run can be resumed; start a new one with `handbook run`');
   const record = { ...stored, model: options.model ?? stored.model };
+  const inputs = await checkInputs(record.model, options);
   const handoff = buildHandoff(root, events, operations);
-  return execute(root, folder, record, options, new EventStream(undefined, (events.at(-1)?.seq ?? -1) + 1), { operations, handoff });
+  return execute(root, folder, record, options, inputs, new EventStream(undefined, (events.at(-1)?.seq ?? -1) + 1), { operations, handoff });
+}
+
+/** What a run takes from its caller that can be refused: the models (a spec, a key, a script) and the approval policy. */
+interface RunInputs {
+  provider: ChatProvider;
+  escalationProvider: ChatProvider | undefined;
+  policy: ApprovalPolicy | undefined;
+}
+
+/** Checked before anything is written: a new run before its folder exists, a resumed one before its logs grow. */
+async function checkInputs(model: string, options: Omit<RunTaskOptions, 'task' | 'model'>): Promise<RunInputs> {
+  const { maxTokens } = options;
+  if (maxTokens !== undefined && !(Number.isInteger(maxTokens) && maxTokens > 0)) throw new HandbookError('INVALID_INPUT', `maxTokens must be a positive integer, not ${maxTokens}`);
+  return {
+    provider: options.provider ?? (await onlineProvider(model, options.providerOptions)),
+    escalationProvider: options.escalate === undefined ? undefined : await onlineProvider(options.escalate, options.providerOptions),
+    policy: typeof options.policy === 'string' ? readApprovalPolicy(options.policy) : options.policy,
+  };
+}
+
+/** A new run folder, made exclusively: the folder a run that never started removes is always its own. */
+function newRunFolder(runs: string): string {
+  mkdirSync(runs, { recursive: true });
+  const folder = path.join(runs, stampedId());
+  mkdirSync(folder);
+  return folder;
+}
+
+/**
+ * Removes the folder of a run that failed before its first event, so no record is left that
+ * `resume` would refuse as damaged. A run that logged anything keeps its folder: it may have
+ * acted, and what it wrote down is what resume and rollback need.
+ */
+function discardIfNeverStarted(folder: string): void {
+  if (!existsSync(eventsFile(folder))) rmSync(folder, { recursive: true, force: true });
+}
+
+function eventsFile(folder: string): string {
+  return path.join(folder, 'events.jsonl');
 }
 
 async function execute(
@@ -129,14 +177,12 @@ async function execute(
   folder: string,
   record: z.output<typeof runRecordSchema>,
   options: Omit<RunTaskOptions, 'task' | 'model'>,
+  { provider, escalationProvider, policy }: RunInputs,
   events: EventStream,
   resume?: { operations: OperationLog; handoff: Handoff },
 ): Promise<RunTaskResult> {
-  const provider = options.provider ?? (await onlineProvider(record.model, options.providerOptions));
-  const escalationProvider = options.escalate === undefined ? undefined : await onlineProvider(options.escalate, options.providerOptions);
-  const policy = typeof options.policy === 'string' ? readApprovalPolicy(options.policy) : options.policy;
   const search = options.search ?? handbookSearch(root);
-  const log = new EventLog(path.join(folder, 'events.jsonl'));
+  const log = new EventLog(eventsFile(folder));
   events.on((event) => log.append(event));
   if (options.onEvent) events.on(options.onEvent);
 
@@ -185,7 +231,7 @@ function withPlanCriteria(own: RunTaskOptions['extraCriteria'], plan: RunTaskOpt
 /** A run's logs, checked; damage (a bad line, a missing file) is the user's to know about in one line, not a crash. */
 function readRunLogs(folder: string, runId: string): { events: HarnessEvent[]; operations: OperationLog } {
   try {
-    return { events: readEventLog(path.join(folder, 'events.jsonl')), operations: new OperationLog(path.join(folder, 'operations.jsonl')) };
+    return { events: readEventLog(eventsFile(folder)), operations: new OperationLog(path.join(folder, 'operations.jsonl')) };
   } catch (error) {
     throw new HandbookError('INVALID_INPUT', `run ${runId} cannot be resumed: its logs are damaged (${(error as Error).message.split('\n')[0]})`, 'start the task again with `handbook run`');
   }

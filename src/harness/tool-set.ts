@@ -13,7 +13,8 @@ import { createFileTool, deleteFileTool, editFileTool } from './tools/write-tool
 export type AnyToolContract = ToolContract<any, ToolContext>;
 
 /** `executor` edits under the task's scope; `planner` only reads, and navigates the handbook when the run has one. */
-export type ToolSetName = 'executor' | 'planner';
+export const TOOL_SET_NAMES = ['executor', 'planner'] as const;
+export type ToolSetName = (typeof TOOL_SET_NAMES)[number];
 
 const READ_TOOLS: AnyToolContract[] = [readFileTool, listFilesTool, searchTool];
 const NAVIGATION_TOOLS: AnyToolContract[] = [...HANDBOOK_TOOLS, ...READ_TOOLS];

@@ -1,15 +1,23 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readEventLog } from '../../src/index.js';
 import { act, call, copyOfTaskFixture, eventsOnceThere, writeScript } from '../helpers/harness-run.js';
 import { CLI, PROJECT_ROOT, scratchDirectory } from '../helpers/paths.js';
 
-function handbook(args: string[]) {
-  const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'] });
+function handbook(args: string[], env: NodeJS.ProcessEnv = process.env) {
+  const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'], env });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
+
+/** The run folders a repository holds. */
+function runFolders(repo: string): string[] {
+  const runs = path.join(repo, '.handbook', 'runs');
+  return existsSync(runs) ? readdirSync(runs) : [];
+}
+
+const WITHOUT_KEYS = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('ANTHROPIC_') && !name.startsWith('OPENAI_')));
 
 describe('handbook plan and apply', () => {
   it('plans, applies with a scripted model, and leaves a fresh handbook with a valid acceptance record (the README demo)', () => {
@@ -86,5 +94,28 @@ describe('handbook plan and apply', () => {
     expect(nothing.stdout).toMatch(/REJECTED[\s\S]*✗ the plan has no targets/);
     const missing = handbook(['apply', 'plan-nope', '--repo', repo, '--model', 'script:x.json', '--yes']);
     expect([missing.code, missing.stderr.trim()]).toEqual([2, expect.stringMatching(/^handbook: no plan plan-nope/)]);
+  });
+
+  it('an apply refused on its input (model, key, policy) says so in one line, exit 2, and leaves no run folder behind', () => {
+    const repo = copyOfTaskFixture();
+    expect(handbook(['build', repo, '--no-progress']).code).toBe(0);
+    const plan = JSON.parse(handbook(['plan', 'mask secrets in every capture path', '--repo', repo, '--json']).stdout) as { id: string; status: string };
+    expect(plan.status).toBe('accepted');
+    const script = `script:${path.join(PROJECT_ROOT, 'fixtures/scripts/apply-mask-capture.json')}`;
+    const cases: Array<[string[], RegExp, NodeJS.ProcessEnv?]> = [
+      [['--model', 'anthropic:claude-x'], /ANTHROPIC_API_KEY is not set/, WITHOUT_KEYS],
+      [['--model', 'claude-x'], /model spec "claude-x" names no provider/],
+      [['--model', 'offline'], /a task needs a model/],
+      [['--model', 'script:/no/such/script.json'], /model script \/no\/such\/script\.json does not exist/],
+      [['--model', script, '--escalate', 'openai:gpt-x'], /OPENAI_API_KEY is not set/, WITHOUT_KEYS],
+      [['--model', script, '--policy', '/no/such/policy.json'], /approval policy \/no\/such\/policy\.json does not exist/],
+    ];
+    const before = runFolders(repo);
+    for (const [args, pattern, env] of cases) {
+      const result = handbook(['apply', plan.id, '--repo', repo, '--yes', '--quiet', ...args], env);
+      expect({ args, code: result.code, lines: result.stderr.trim().split('\n').length }).toEqual({ args, code: 2, lines: 1 });
+      expect(result.stderr).toMatch(pattern);
+      expect({ args, runs: runFolders(repo) }).toEqual({ args, runs: before });
+    }
   });
 });

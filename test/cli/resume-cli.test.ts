@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Journal, readEventLog } from '../../src/index.js';
@@ -9,8 +9,8 @@ import { CLI, scratchDirectory } from '../helpers/paths.js';
 const MIGRATE = call('run_command', { command: 'echo migrated >> effects.log' });
 const NOTES = call('create_file', { path: 'notes.txt', content: 'masking notes\n' });
 
-function handbook(args: string[]) {
-  const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'] });
+function handbook(args: string[], env: NodeJS.ProcessEnv = process.env) {
+  const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'], env });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -74,6 +74,33 @@ describe('handbook resume', () => {
     const result = handbook(['resume', runId, '--repo', repo, '--model', `script:${writeScript([act(READ_REDACT)])}`]);
     expect(result.code).toBe(2);
     expect(result.stderr.trim()).toMatch(/^handbook: run \S+ cannot be resumed: its logs are damaged \(.*line 2 is not JSON.*\) \(start the task again with `handbook run`\)$/);
+  });
+
+  it('a resume refused on its input keeps the interrupted run whole, so a later resume still continues it', async () => {
+    const repo = copyOfTaskFixture();
+    const policy = path.join(scratchDirectory(), 'policy.json');
+    writeFileSync(policy, JSON.stringify({ tools: { run_command: 'auto' } }));
+    const first = writeScript([act(READ_REDACT), act(call('run_command', { command: 'sleep 4' })), act(call('task_blocked', { reason: 'unreachable' }))]);
+    const child = spawn(process.execPath, [CLI, 'run', '--repo', repo, '--task', 'Mask API keys', '--check', 'node test/redact.test.mjs', '--model', `script:${first}`, '--policy', policy, '--quiet'], { stdio: 'ignore' });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    const { runId } = await eventsOnceThere(repo, (events) => events.some((event) => event.type === 'tool_proposed' && JSON.stringify(event.arguments).includes('sleep 4')));
+    child.kill('SIGKILL');
+    await exited;
+    const folder = path.join(repo, '.handbook', 'runs', runId);
+    const files = readdirSync(folder).sort();
+    const events = readFileSync(path.join(folder, 'events.jsonl'), 'utf8');
+
+    const withoutKeys = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('ANTHROPIC_')));
+    const refused = handbook(['resume', runId, '--repo', repo, '--model', 'anthropic:claude-x'], withoutKeys);
+    expect([refused.code, refused.stderr.trim()]).toEqual([2, expect.stringMatching(/^handbook: ANTHROPIC_API_KEY is not set/)]);
+    const badPolicy = handbook(['resume', runId, '--repo', repo, '--model', `script:${writeScript([act(READ_REDACT)])}`, '--policy', '/no/such/policy.json']);
+    expect([badPolicy.code, badPolicy.stderr.trim()]).toEqual([2, expect.stringMatching(/^handbook: approval policy \/no\/such\/policy\.json does not exist/)]);
+    expect(readdirSync(folder).sort()).toEqual(files);
+    expect(readFileSync(path.join(folder, 'events.jsonl'), 'utf8')).toBe(events);
+
+    const resumed = handbook(['resume', runId, '--repo', repo, '--model', `script:${writeScript([act(READ_REDACT), act(FIX_REDACT), act(call('task_complete', { summary: 'done' }))])}`, '--policy', policy, '--json', '--quiet']);
+    expect(resumed.stderr).toBe('');
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ runId, state: 'COMPLETE' });
   });
 
   it('refuses a run id that does not exist, in one line', () => {

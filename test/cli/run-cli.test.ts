@@ -1,14 +1,22 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { act, call, copyOfTaskFixture, FIX_REDACT, READ_REDACT, writeScript } from '../helpers/harness-run.js';
 import { CLI, PROJECT_ROOT, scratchDirectory } from '../helpers/paths.js';
 
-function handbook(args: string[]) {
-  const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'] });
+function handbook(args: string[], env: NodeJS.ProcessEnv = process.env) {
+  const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'], env });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
+
+/** The run folders a repository holds. */
+function runFolders(repo: string): string[] {
+  const runs = path.join(repo, '.handbook', 'runs');
+  return existsSync(runs) ? readdirSync(runs) : [];
+}
+
+const WITHOUT_KEYS = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('ANTHROPIC_') && !name.startsWith('OPENAI_')));
 
 function runArgs(repo: string, script: string, extra: string[] = []): string[] {
   return ['run', '--repo', repo, '--task', 'Mask API keys in captured tool output', '--check', 'node test/redact.test.mjs', '--model', `script:${script}`, ...extra];
@@ -26,6 +34,8 @@ describe('handbook run', () => {
     expect(result.stderr.trim().split('\n')).toHaveLength(lines.length);
     expect(result.stderr).toMatch(/completion rejected: check node-test-redact\.test\.mjs/);
     expect(readFileSync(path.join(repo, 'src/redact.js'), 'utf8')).toContain("'sk-***'");
+    expect(runFolders(repo)).toEqual([path.basename(path.dirname(log))]);
+    expect(existsSync(path.join(path.dirname(log), 'run.json'))).toBe(true);
   });
 
   it('prints the result as JSON with --json and exits by the final state: 6 blocked, 7 needs input, 8 failed', () => {
@@ -43,12 +53,12 @@ describe('handbook run', () => {
     expect([failed.code, JSON.parse(failed.stdout).reason.detail]).toEqual([8, expect.stringContaining('script exhausted')]);
   });
 
-  it('answers bad input with one line, no stack trace, exit 2', () => {
+  it('answers bad input with one line, no stack trace, exit 2, and leaves no run folder behind', () => {
     const repo = copyOfTaskFixture();
     const script = writeScript([act(READ_REDACT)]);
     const badScript = path.join(scratchDirectory(), 'bad.json');
     writeFileSync(badScript, JSON.stringify({ turns: [{ tool_calls: [{ arguments: {} }] }] }));
-    const cases: Array<[string[], RegExp]> = [
+    const cases: Array<[string[], RegExp, NodeJS.ProcessEnv?]> = [
       [['run', '--repo', repo, '--task', 'x', '--model', `script:${script}`], /no exit criteria/],
       [['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', 'offline'], /a task needs a model/],
       [['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', 'script:/no/such/script.json'], /model script \/no\/such\/script\.json does not exist/],
@@ -58,13 +68,19 @@ describe('handbook run', () => {
       [['run', '--repo', path.join(repo, 'nope'), '--task', 'x', '--check', 'true', '--model', `script:${script}`], /repository not found/],
       [['run', '--repo', repo, '--task', '   ', '--check', 'true', '--model', `script:${script}`], /invalid option --task/],
       [['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', `script:${script}`, '--policy', script], /approval policy .* is not valid/],
+      [['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', `script:${script}`, '--policy', '/no/such/policy.json'], /approval policy \/no\/such\/policy\.json does not exist/],
+      [['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', 'claude-x'], /model spec "claude-x" names no provider/],
+      [['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', 'anthropic:claude-x'], /ANTHROPIC_API_KEY is not set/, WITHOUT_KEYS],
+      [['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', `script:${script}`, '--escalate', 'openai:gpt-x'], /OPENAI_API_KEY is not set/, WITHOUT_KEYS],
+      [['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', `script:${script}`, '--escalate', 'nope:x'], /unknown model provider "nope"/],
     ];
-    for (const [args, pattern] of cases) {
-      const result = handbook(args);
+    for (const [args, pattern, env] of cases) {
+      const result = handbook(args, env);
       expect({ args, code: result.code, lines: result.stderr.trim().split('\n').length }).toEqual({ args, code: 2, lines: 1 });
       expect(result.stderr).toMatch(pattern);
       expect(result.stderr).not.toMatch(/\n\s+at /);
       expect(result.stdout).toBe('');
+      expect({ args, runs: runFolders(repo) }).toEqual({ args, runs: [] });
     }
   });
 });
