@@ -36,6 +36,7 @@ import { formatAsk, formatStatus, formatSync, formatNeighbours, formatOverview, 
 import { createProgressReporter } from './progress.js';
 import { abortOnStop, closeOnStop } from './stop-signals.js';
 import { describeSystemError } from './system-errors.js';
+import { reportUsageErrors } from './usage-errors.js';
 
 const VERSION = '0.1.0';
 
@@ -183,9 +184,7 @@ export function createProgram(): Command {
   const program = new Command('handbook')
     .description('Makes AI-agent harness codebases readable, navigable and safely editable.')
     .version(VERSION)
-    .option('--debug', 'show stack traces for unexpected errors')
-    .exitOverride()
-    .configureOutput({ writeErr: (text) => process.stderr.write(text) });
+    .option('--debug', 'show stack traces for unexpected errors');
 
   program
     .command('build')
@@ -576,7 +575,7 @@ export function createProgram(): Command {
       else process.stdout.write(text);
     });
 
-  return program;
+  return reportUsageErrors(program);
 }
 
 function toJson(neighbour: { unit: { id: string; file: string; startLine: number }; lines: number[]; via?: string }) {
@@ -591,10 +590,9 @@ export async function run(argv: string[]): Promise<number> {
     await program.parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
   } catch (error) {
-    if (error instanceof CommanderError) {
-      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return EXIT.ok;
-      return EXIT.invalidInput;
-    }
+    // Commander has already printed help, the version or its one-line refusal (see usage-errors.ts);
+    // a bare command group, which prints help as an error, is a refusal too.
+    if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.invalidInput;
     if (HandbookError.isInstance(error)) {
       process.stderr.write(`handbook: ${error.message}${error.hint ? ` (${error.hint})` : ''}\n`);
       if (debug && error.cause instanceof Error) process.stderr.write(`${error.cause.stack}\n`);

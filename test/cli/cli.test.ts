@@ -132,6 +132,48 @@ describe('handbook CLI', () => {
     expectOneLineError(handbook(['graph', 'stats', '--repo', repo, '--db', corrupt]), 4, /not readable/);
   });
 
+  it("refuses a command line commander cannot parse in the CLI's one line, with commander's suggestion and a hint, exit 2", () => {
+    const refusals: Array<[string[], RegExp]> = [
+      [['build', '--nope'], /^handbook: unknown option '--nope' \(run `handbook build --help` for its usage\)/],
+      [['graph', 'show', 'x', '--jsn'], /^handbook: unknown option '--jsn'\. Did you mean --json\? \(run `handbook graph show --help` for its usage\)/],
+      [['frobnicate'], /^handbook: unknown command 'frobnicate' \(run `handbook --help` for its commands\)/],
+      [['biuld'], /^handbook: unknown command 'biuld'\. Did you mean build\? \(run `handbook --help` for its commands\)/],
+      [['graph', 'frob'], /^handbook: unknown command 'frob' \(run `handbook graph --help` for its commands\)/],
+      [['ask'], /^handbook: missing required argument 'request' \(run `handbook ask --help` for its usage\)/],
+      [['ask', 'a', 'b', 'c'], /^handbook: too many arguments for 'ask'\. Expected 1 argument but got 3 \(run `handbook ask --help` for its usage\)/],
+      [['ask', 'x', '--limit'], /^handbook: option '--limit <n>' argument missing \(run `handbook ask --help` for its usage\)/],
+      [['run', '--task', 'x'], /^handbook: required option '--model <spec>' not specified \(run `handbook run --help` for its usage\)/],
+      // --json changes what goes to stdout on success, not how a refusal is reported.
+      [['ask', 'x', '--json', '--nope'], /^handbook: unknown option '--nope' \(run `handbook ask --help` for its usage\)/],
+    ];
+    for (const [args, pattern] of refusals) expectOneLineError(handbook(args), 2, pattern);
+  });
+
+  it('prints the help as an error, opened by one error line, for a bare command group, and on stdout with exit 0 when asked for', () => {
+    const bare: Array<[string[], string, string]> = [
+      [[], 'missing command', 'Usage: handbook [options] [command]'],
+      [['graph'], "missing command for 'graph'", 'Usage: handbook graph [options] [command]'],
+      [['journal'], "missing command for 'journal'", 'Usage: handbook journal [options] [command]'],
+      [['help', 'nothing'], "unknown command 'nothing'", 'Usage: handbook [options] [command]'],
+    ];
+    for (const [args, problem, usage] of bare) {
+      const result = handbook(args);
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      const [first, second] = result.stderr.split('\n');
+      expect(first).toBe(`handbook: ${problem} (pick one of the commands below)`);
+      expect(second).toBe(usage);
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+    }
+    for (const args of [['--help'], ['graph', '--help'], ['help', 'journal'], ['ask', '--help']]) {
+      const result = handbook(args);
+      expect(result.code).toBe(0);
+      expect(result.stderr).toBe('');
+      expect(result.stdout).toMatch(/^Usage: handbook /);
+    }
+    expect(handbook(['--version'])).toEqual({ code: 0, stdout: '0.1.0\n', stderr: '' });
+  });
+
   it('answers paths it cannot use, a folder given as the database, an empty repository argument and a damaged or locked database in one line', async () => {
     const repo = copyOfFixture();
     handbook(['build', repo]);
