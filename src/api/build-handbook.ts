@@ -2,6 +2,7 @@ import { assertRepositoryRoot } from '../analyze/repository-root.js';
 import type { ChatProvider } from '../llm/chat-types.js';
 import type { CreateProviderOptions } from '../llm/create-provider.js';
 import { loadSkeleton } from '../organize/skeleton.js';
+import { assertHandbookOf, recordedRootAt } from '../store/handbook-repository.js';
 import { databasePathFor, openDatabase } from '../store/open-database.js';
 import type { BuildSummary } from './build-summary.js';
 import { currentCommit } from './git-commit.js';
@@ -39,6 +40,10 @@ export async function providerFor(model: string, options: CreateProviderOptions 
 export async function buildHandbook(root: string, options: BuildOptions = {}): Promise<BuildSummary> {
   const started = performance.now();
   const absoluteRoot = assertRepositoryRoot(root);
+  const databasePath = databasePathFor(absoluteRoot, options.database);
+  // Before any work: a build would replace another repository's handbook.
+  const builtFor = recordedRootAt(databasePath);
+  if (builtFor !== undefined) assertHandbookOf(absoluteRoot, databasePath, builtFor);
   const skeleton = loadSkeleton(options.skeleton);
   const model = options.model ?? 'offline';
   const provider = await providerFor(model, options.provider);
@@ -57,7 +62,6 @@ export async function buildHandbook(root: string, options: BuildOptions = {}): P
     compiler: session.settings,
     outDirectories: session.outDirectories,
   };
-  const databasePath = databasePathFor(absoluteRoot, options.database);
   const database = openDatabase(databasePath, { create: true });
   try {
     const stored = await storeAnalysis({

@@ -8,7 +8,8 @@ import type { ChatProvider } from '../llm/chat-types.js';
 import type { CreateProviderOptions } from '../llm/create-provider.js';
 import type { OrganizedHandbook } from '../organize/model.js';
 import { describeProject, type ProjectDescription } from '../organize/overview.js';
-import { currentGenerationOrThrow, foreignWrites, readOrganized, readPriorAnalysis, setGenerationCommit, type StoredRows } from '../store/generations.js';
+import { currentGenerationOrThrow, foreignWrites, readOrganized, readPriorAnalysis, setGenerationSource, type StoredRows } from '../store/generations.js';
+import { assertHandbookOf } from '../store/handbook-repository.js';
 import { databasePathFor, type HandbookDatabase, openDatabase } from '../store/open-database.js';
 import { providerFor } from './build-handbook.js';
 import type { BuildSummary } from './build-summary.js';
@@ -103,6 +104,7 @@ export class LiveHandbook {
     const database = openDatabase(databasePath, { create: true });
     try {
       const generation = currentGenerationOrThrow(database);
+      assertHandbookOf(absoluteRoot, databasePath, generation.root);
       const settings = readSettings(generation.settings);
       const provider = await providerFor(settings.model, options.provider);
       return new LiveHandbook(absoluteRoot, databasePath, database, settings, provider, options);
@@ -149,7 +151,7 @@ export class LiveHandbook {
     const project = describeProject(this.root);
     const projectChanged = project.title !== this.project.title || project.description !== this.project.description;
     if (change.added.length + change.modified.length + change.removed.length === 0 && change.fullReason === undefined && !projectChanged) {
-      if (commit !== generation.commit) setGenerationCommit(this.database, generation.id, commit);
+      if (commit !== generation.commit || this.root !== generation.root) setGenerationSource(this.database, generation.id, { root: this.root, commit });
       return {
         upToDate: true, ...base, entries: { added: 0, removed: 0, changed: 0 }, restaged: 0, generation: generation.id,
         durationMs: Math.round(performance.now() - started), build: { ...(generation.summary as BuildSummary), commit },

@@ -4,6 +4,7 @@ import { ProgramGraph } from '../graph/program-graph.js';
 import { assertRepositoryRoot } from '../analyze/repository-root.js';
 import { openDatabase, databasePathFor } from '../store/open-database.js';
 import { currentGenerationOrThrow, readGraph, readOrganized, readSearchTerms, type GenerationInfo } from '../store/generations.js';
+import { assertHandbookOf } from '../store/handbook-repository.js';
 import type { OrganizedHandbook, RegisterEntry } from '../organize/model.js';
 import { registerOfHandbook } from '../organize/state-register.js';
 import type { BuildSummary } from './build-summary.js';
@@ -36,6 +37,7 @@ export function openHandbook(root: string, options: OpenHandbookOptions = {}): H
   const connection = openDatabase(database, { create: false });
   try {
     const generation = currentGenerationOrThrow(connection);
+    assertHandbookOf(absoluteRoot, database, generation.root);
     const graph = new ProgramGraph(readGraph(connection, generation.id, { unresolved: options.withUnresolved !== false, ...(options.edgeKinds ? { edgeKinds: options.edgeKinds } : {}) }));
     const organized = readOrganized(connection, generation.id);
     const register = registerOfHandbook(graph, organized);

@@ -9,6 +9,7 @@ import type { OrganizedHandbook, RegisterEntry } from '../organize/model.js';
 import { packSearchIndex, type PackedSearchIndex, parseStoredSearchTerms, UnitSearchIndex } from '../route/search-index.js';
 import { registerOfHandbook } from '../organize/state-register.js';
 import { currentGenerationOrThrow, type GenerationInfo } from '../store/generations.js';
+import { assertHandbookOf } from '../store/handbook-repository.js';
 import { databasePathFor, openDatabase } from '../store/open-database.js';
 import { SCHEMA_VERSION } from '../store/schema.js';
 import type { BuildSummary } from './build-summary.js';
@@ -90,6 +91,8 @@ export function openRoutingHandbook(root: string, options: { database?: string; 
   } finally {
     connection.close();
   }
+  // Checked here too: a snapshot answers without opening the handbook.
+  assertHandbookOf(absoluteRoot, database, generation.root);
   const key = snapshotKey(database, generation, options.edgeKinds);
   const file = `${database}.routing`;
   let bytes: Buffer | undefined;

@@ -140,7 +140,7 @@ export function updateGeneration(
   organized: OrganizedHandbook,
   searchTerms: ReadonlyMap<string, string>,
   update: GenerationUpdate,
-  details: { commit: string | null; createdAt: string; settings: unknown; files: ReadonlyMap<string, FileDetails>; summary: (generation: number) => unknown },
+  details: { root: string; commit: string | null; createdAt: string; settings: unknown; files: ReadonlyMap<string, FileDetails>; summary: (generation: number) => unknown },
 ): WrittenGeneration {
   let writes = 0;
   const rows = update.rows;
@@ -186,9 +186,10 @@ export function updateGeneration(
       const terms = searchTerms.get(unit);
       if (terms !== undefined) statement.insertTerms.run(generation, unit, terms);
     }
+    // The root too: a handbook that moved with its repository records where it is now.
     database
-      .prepare('UPDATE generations SET created_at = ?, commit_sha = ?, settings = ?, summary = ? WHERE id = ?')
-      .run(details.createdAt, details.commit, JSON.stringify(details.settings), JSON.stringify(details.summary(generation)), generation);
+      .prepare('UPDATE generations SET created_at = ?, root = ?, commit_sha = ?, settings = ?, summary = ? WHERE id = ?')
+      .run(details.createdAt, details.root, details.commit, JSON.stringify(details.settings), JSON.stringify(details.summary(generation)), generation);
     writes = foreignWrites(database);
   })();
   return { generation, foreignWrites: writes };
@@ -371,9 +372,12 @@ export function currentGeneration(database: HandbookDatabase): GenerationInfo | 
   };
 }
 
-/** Records that a generation describes the tree at another commit (a sync that found no file changed). */
-export function setGenerationCommit(database: HandbookDatabase, generation: number, commit: string | null): void {
-  database.prepare('UPDATE generations SET commit_sha = ? WHERE id = ?').run(commit, generation);
+/**
+ * Records that a generation describes the tree at another commit or root (a sync that found no
+ * file changed, of a repository that may have moved with its handbook).
+ */
+export function setGenerationSource(database: HandbookDatabase, generation: number, source: { root: string; commit: string | null }): void {
+  database.prepare('UPDATE generations SET root = ?, commit_sha = ? WHERE id = ?').run(source.root, source.commit, generation);
 }
 
 export function currentGenerationOrThrow(database: HandbookDatabase): GenerationInfo {

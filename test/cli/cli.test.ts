@@ -199,6 +199,33 @@ describe('handbook CLI', () => {
     }
   }, 60_000);
 
+  it('refuses a --db built for another repository in one line with exit 2, and keeps working for its own', async () => {
+    const first = copyOfFixture();
+    const second = copyOfFixture();
+    const database = path.join(scratchDirectory(), 'shared.db');
+    expect(handbook(['build', first, '--db', database, '--no-progress']).code).toBe(0);
+    const refusal = `handbook: the handbook in ${database} was built for ${first}, not ${second} (pass --db for that repository's handbook, or build this repository into a new --db path)\n`;
+    for (const args of [
+      ['sync', second, '--db', database, '--no-progress'],
+      ['build', second, '--db', database, '--no-progress'],
+      ['ask', 'where are secrets masked?', '--repo', second, '--db', database],
+      ['status', second, '--db', database],
+    ]) {
+      expect(handbook(args)).toEqual({ code: 2, stdout: '', stderr: refusal });
+    }
+    expect(handbook(['status', first, '--db', database]).code).toBe(0);
+    expect(handbook(['ask', 'where are secrets masked?', '--repo', first, '--db', database]).code).toBe(0);
+    expect(handbook(['sync', first, '--db', database, '--no-progress']).code).toBe(0);
+    // A database that recorded no root (as if from before the check) opens, and the next build records its repository.
+    const { default: Database } = await import('better-sqlite3');
+    const connection = new Database(database);
+    connection.prepare("UPDATE generations SET root = ''").run();
+    connection.close();
+    expect(handbook(['status', second, '--db', database]).code).toBe(0);
+    expect(handbook(['build', second, '--db', database, '--no-progress']).code).toBe(0);
+    expectOneLineError(handbook(['status', first, '--db', database]), 2, /was built for .*, not /);
+  });
+
   it('says which key is missing for a model, before doing any work', () => {
     const result = spawnSync(process.execPath, [CLI, 'build', copyOfFixture(), '--model', 'anthropic:claude-test'], {
       encoding: 'utf8',

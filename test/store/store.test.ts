@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { cpSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -66,7 +66,8 @@ describe('the handbook store', () => {
     const database = path.join(scratchDirectory(), 'handbook.db');
     await buildHandbook(repo, { database });
     const before = JSON.stringify(openHandbook(repo, { database }).graph.toData());
-    const big = syntheticRepository(250, 40);
+    // The same repository grown large, so that writing its handbook takes long enough to be killed in.
+    cpSync(path.join(syntheticRepository(250, 40), 'src'), path.join(repo, 'src'), { recursive: true });
     const child = `
       const { buildHandbook } = await import(${JSON.stringify(path.join(PROJECT_ROOT, 'dist', 'index.js'))});
       await buildHandbook(process.argv[1], { database: process.argv[2], onProgress: (p) => {
@@ -76,7 +77,7 @@ describe('the handbook store', () => {
     let killedWhileWriting = 0;
     for (const delay of [0, 15, 40, 80, 150, 300]) {
       const outcome = await new Promise<string>((resolve) => {
-        const process_ = spawn(process.execPath, ['--input-type=module', '-e', child, big, database], { stdio: ['ignore', 'pipe', 'inherit'] });
+        const process_ = spawn(process.execPath, ['--input-type=module', '-e', child, repo, database], { stdio: ['ignore', 'pipe', 'inherit'] });
         let output = '';
         process_.stdout.on('data', (chunk: Buffer) => {
           output += chunk.toString();
