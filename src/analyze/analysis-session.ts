@@ -3,7 +3,6 @@ import { ts } from 'ts-morph';
 import { type Edge, HERITAGE_KINDS, type ProgramGraphData, type Slot, type SourceFileRecord, type Unit, type UnresolvedCall } from '../graph/model.js';
 import { canonicalize, compareEdges, compareFiles, compareSlots, compareText, compareUnits, compareUnresolved } from '../graph/order.js';
 import { shortHash } from '../graph/content-hash.js';
-import { HandbookError } from '../errors.js';
 import { changedNames, exportsChangedFrom, filesAffectedBy, hierarchyMoved, importStem, isChangedDeclaration, isTypeOrMember, MentionIndex, mentionsAny, movedNames } from './affected-files.js';
 import { addFileUnit, collectUnits, createUnitIndex, type UnitIndex } from './collect-units.js';
 import { type CompilerSetup, createCompilerSetup } from './compiler-setup.js';
@@ -11,6 +10,7 @@ import { createProgram, type ModuleResolver, toCompilerPath } from './create-pro
 import { annotationOf, declarationDigest, declaredNameOf, EXPORTS_ENTRY, fileOfId, hasInferredType, type DeclarationDigest } from './declaration-digest.js';
 import { discoverFiles, type DiscoveryResult, type FolderListings, RACY_WINDOW_MS } from './discover-files.js';
 import { MergedUnitIndex } from './merged-index.js';
+import { nothingToAnalyze } from './nothing-to-analyze.js';
 import { type KeptPart, keptPart, mergeResolution, type PartialPlan, planPartialResolution } from './partial-resolution.js';
 import { EdgeResolver, type FileResolution } from './resolve-edges.js';
 import { decodeSource } from './source-text.js';
@@ -228,13 +228,7 @@ export class AnalysisSession {
       ...(this.discovery ? { verdicts: this.discovery.verdicts } : {}),
       listings: this.folderListings,
     });
-    if (discovery.files.length === 0) {
-      throw new HandbookError(
-        'NO_SOURCE_FILES',
-        `no TypeScript or JavaScript files to analyze in ${this.root}`,
-        'point build at a folder with .ts, .tsx, .js or .mjs sources (node_modules, build output and .d.ts files are skipped)',
-      );
-    }
+    if (discovery.files.length === 0) throw nothingToAnalyze(this.root, this.options, discovery);
 
     const added: string[] = [];
     const modified: string[] = [];

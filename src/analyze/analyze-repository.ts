@@ -1,3 +1,4 @@
+import { assertIncludeFolders } from './include-folders.js';
 import { assertRepositoryRoot } from './repository-root.js';
 import { AnalysisSession, type AnalysisResult, type AnalyzeOptions } from './analysis-session.js';
 
@@ -8,5 +9,7 @@ export type { AnalysisPhase, AnalysisProgress, AnalysisResult, AnalysisStatistic
  * disk. The result is deterministic: the same tree gives the same graph, in the same order.
  */
 export function analyzeRepository(root: string, options: AnalyzeOptions = {}): AnalysisResult {
-  return AnalysisSession.open(assertRepositoryRoot(root), options).session.result();
+  const absoluteRoot = assertRepositoryRoot(root);
+  assertIncludeFolders(absoluteRoot, options.include);
+  return AnalysisSession.open(absoluteRoot, options).session.result();
 }

@@ -1,6 +1,7 @@
 import { type Dirent, type Stats, lstatSync, openSync, readSync, closeSync, readdirSync, realpathSync, statSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import type { SkipReason } from '../graph/model.js';
+import { checkIncludeFolders } from './include-folders.js';
 
 export const SOURCE_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'] as const;
 export const DEFAULT_MAX_FILE_BYTES = 1_000_000;
@@ -251,12 +252,8 @@ export function discoverFiles(root: string, options: DiscoveryOptions = {}): Dis
 
   if (!lstatSync(root).isDirectory() && !statSync(root).isDirectory()) return result;
   if (!options.include || options.include.length === 0) walk(root, '');
-  else {
-    for (const folder of [...new Set(options.include.map((entry) => entry.replace(/^\.\/|\/+$/g, '')))].sort()) {
-      const absolute = path.resolve(root, folder);
-      if (absolute !== realRoot && !absolute.startsWith(realRoot + path.sep)) continue;
-      if (existsSync(absolute) && statSync(absolute, { throwIfNoEntry: false })?.isDirectory()) walk(absolute, path.relative(root, absolute).split(path.sep).join('/'));
-    }
-  }
+  // An entry that names no folder is passed over here: a folder deleted since the build simply has
+  // no files. Callers that start from a user's request refuse such entries first (assertIncludeFolders).
+  else for (const folder of checkIncludeFolders(root, options.include).folders) walk(folder.absolutePath, folder.path);
   return result;
 }

@@ -1,4 +1,6 @@
+import { assertIncludeFolders } from '../analyze/include-folders.js';
 import { assertRepositoryRoot } from '../analyze/repository-root.js';
+import { HandbookError } from '../errors.js';
 import type { ChatProvider } from '../llm/chat-types.js';
 import type { CreateProviderOptions } from '../llm/create-provider.js';
 import { loadSkeleton } from '../organize/skeleton.js';
@@ -40,6 +42,10 @@ export async function providerFor(model: string, options: CreateProviderOptions 
 export async function buildHandbook(root: string, options: BuildOptions = {}): Promise<BuildSummary> {
   const started = performance.now();
   const absoluteRoot = assertRepositoryRoot(root);
+  assertIncludeFolders(absoluteRoot, options.include);
+  // Checked here, not only by the CLI: a cap the store's settings cannot hold would turn every later sync away.
+  if (options.maxFileBytes !== undefined && !(Number.isSafeInteger(options.maxFileBytes) && options.maxFileBytes > 0))
+    throw new HandbookError('INVALID_INPUT', `maxFileBytes must be a positive whole number of bytes, not ${options.maxFileBytes}`, 'pass a size such as 1000000');
   const databasePath = databasePathFor(absoluteRoot, options.database);
   // Before any work: a build would replace another repository's handbook.
   const builtFor = recordedRootAt(databasePath);

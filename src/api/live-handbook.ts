@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { AnalysisChange, AnalysisSession, AnalyzeOptions } from '../analyze/analysis-session.js';
+import { assertIncludeFolders, STORED_INCLUDE_HINT } from '../analyze/include-folders.js';
 import { assertRepositoryRoot } from '../analyze/repository-root.js';
 import { HandbookError } from '../errors.js';
 import { unitContentKey } from '../graph/content-hash.js';
@@ -106,6 +107,7 @@ export class LiveHandbook {
       const generation = currentGenerationOrThrow(database);
       assertHandbookOf(absoluteRoot, databasePath, generation.root);
       const settings = readSettings(generation.settings);
+      assertIncludeFolders(absoluteRoot, settings.include, STORED_INCLUDE_HINT);
       const provider = await providerFor(settings.model, options.provider);
       return new LiveHandbook(absoluteRoot, databasePath, database, settings, provider, options);
     } catch (error) {

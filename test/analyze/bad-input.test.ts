@@ -1,7 +1,9 @@
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyzeRepository } from '../../src/analyze/analyze-repository.js';
+import { buildHandbook } from '../../src/api/build-handbook.js';
+import { syncHandbook } from '../../src/api/live-handbook.js';
 import { discoverFiles } from '../../src/analyze/discover-files.js';
 import { HandbookError } from '../../src/errors.js';
 import { scratchDirectory } from '../helpers/paths.js';
@@ -24,6 +26,16 @@ function errorCodeOf(action: () => unknown): string | undefined {
   return undefined;
 }
 
+function errorOf(action: () => unknown): HandbookError | undefined {
+  try {
+    action();
+  } catch (error) {
+    if (HandbookError.isInstance(error)) return error;
+    throw error;
+  }
+  return undefined;
+}
+
 describe('bad input to analysis', () => {
   it('refuses a path that does not exist', () => {
     expect(errorCodeOf(() => analyzeRepository('/definitely/not/here'))).toBe('REPO_NOT_FOUND');
@@ -37,6 +49,64 @@ describe('bad input to analysis', () => {
   it('refuses an empty folder and a folder with no TS or JS', () => {
     expect(errorCodeOf(() => analyzeRepository(scratchDirectory()))).toBe('NO_SOURCE_FILES');
     expect(errorCodeOf(() => analyzeRepository(repoWith({ 'README.md': '# hi', 'data.json': '{}' })))).toBe('NO_SOURCE_FILES');
+  });
+
+  it('names every --include entry that is missing, a file or outside the root, instead of "no files"', () => {
+    const root = repoWith({ 'src/a.ts': 'export const a = 1;' });
+    const outside = scratchDirectory();
+    symlinkSync(outside, path.join(root, 'elsewhere'));
+    const missing = errorOf(() => analyzeRepository(root, { include: ['nosuchdir', 'src', 'other'] }));
+    expect(missing).toMatchObject({ code: 'INVALID_INPUT', message: `--include nosuchdir, other: no such folder in ${root}`, hint: expect.stringMatching(/relative to its root/) });
+    const file = errorOf(() => analyzeRepository(root, { include: ['src/a.ts'] }));
+    expect(file).toMatchObject({ code: 'INVALID_INPUT', message: '--include src/a.ts: a file, not a folder', hint: expect.stringMatching(/include its folder/) });
+    for (const entry of ['..', '../outside', outside, 'elsewhere']) {
+      expect(errorOf(() => analyzeRepository(root, { include: [entry] }))).toMatchObject({ code: 'INVALID_INPUT', message: `--include ${entry}: outside ${root}` });
+    }
+  });
+
+  it('refuses a bad --include before any work: build creates no database', async () => {
+    const root = repoWith({ 'src/a.ts': 'export const a = 1;' });
+    const error = await buildHandbook(root, { include: ['nosuchdir'] }).then(() => undefined, (thrown: unknown) => thrown);
+    expect(error).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/^--include nosuchdir: no such folder/) });
+    expect(existsSync(path.join(root, '.handbook'))).toBe(false);
+  });
+
+  it('refuses a size cap that is not a positive whole number from the library too, before any work', async () => {
+    const root = repoWith({ 'src/a.ts': 'export const a = 1;' });
+    for (const maxFileBytes of [0, -5, 1.5, Number.NaN]) {
+      const error = await buildHandbook(root, { maxFileBytes }).then(() => undefined, (thrown: unknown) => thrown);
+      expect(error).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/^maxFileBytes must be a positive whole number/) });
+    }
+    expect(existsSync(path.join(root, '.handbook'))).toBe(false);
+  });
+
+  it('says a sync cannot find a folder the build included, and that a new build chooses others', async () => {
+    const root = repoWith({ 'src/a.ts': 'export const a = 1;', 'lib/b.ts': 'export const b = 1;' });
+    await buildHandbook(root, { include: ['src', 'lib'] });
+    rmSync(path.join(root, 'lib'), { recursive: true });
+    const error = await syncHandbook(root).then(() => undefined, (thrown: unknown) => thrown);
+    expect(error).toMatchObject({ code: 'INVALID_INPUT', message: `--include lib: no such folder in ${root}`, hint: expect.stringMatching(/run `handbook build` again/) });
+  });
+
+  it('analyzes the --include folders of a root reached through a symlink, each once', () => {
+    const root = repoWith({ 'src/a.ts': 'export const a = 1;', 'src/deep/b.ts': 'export const b = 1;', 'lib/c.ts': 'export const c = 1;' });
+    const link = path.join(scratchDirectory(), 'link');
+    symlinkSync(root, link);
+    const result = analyzeRepository(link, { include: ['./src/', 'src/deep', 'src'] });
+    expect(result.graph.files.map((file) => file.path)).toEqual(['src/a.ts', 'src/deep/b.ts']);
+    expect(result.statistics.skippedDirectories).toEqual({});
+  });
+
+  it('says how many files were found and why each was skipped when none is left to analyze', () => {
+    const root = repoWith({ 'src/a.ts': 'export const a = 1;', 'src/b.ts': 'export const b = 2;', 'src/types.d.ts': 'export {};' });
+    const error = errorOf(() => analyzeRepository(root, { maxFileBytes: 1 }));
+    expect(error).toMatchObject({
+      code: 'NO_SOURCE_FILES',
+      message: `all 3 TypeScript/JavaScript files in ${root} were skipped: 1 declaration-only (.d.ts), 2 over the 1-byte --max-file-size`,
+      hint: expect.stringMatching(/larger --max-file-size/),
+    });
+    const only = repoWith({ 'types/x.d.ts': 'export {};' });
+    expect(errorOf(() => analyzeRepository(only))).toMatchObject({ code: 'NO_SOURCE_FILES', message: `the only TypeScript/JavaScript file in ${only} was skipped: 1 declaration-only (.d.ts)` });
   });
 
   it('analyzes a file with syntax errors partially and warns about it', () => {

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, copyFileSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI, PROJECT_ROOT, copyOfFixture, scratchDirectory } from '../helpers/paths.js';
@@ -172,6 +172,17 @@ describe('handbook CLI', () => {
       expect(result.stdout).toMatch(/^Usage: handbook /);
     }
     expect(handbook(['--version'])).toEqual({ code: 0, stdout: '0.1.0\n', stderr: '' });
+  });
+
+  it('says which --include is wrong, or why every file was skipped, instead of "no files"', () => {
+    const repo = copyOfFixture();
+    expectOneLineError(handbook(['build', repo, '--include', 'nosuchdir', 'src', 'other']), 2, /--include nosuchdir, other: no such folder in .*mini-harness \(--include takes folders inside the repository, relative to its root\)/);
+    expectOneLineError(handbook(['build', repo, '--include', 'src/agent/agentLoop.ts']), 2, /--include src\/agent\/agentLoop\.ts: a file, not a folder .*include its folder/);
+    expectOneLineError(handbook(['build', repo, '--include', '../outside']), 2, /--include \.\.\/outside: outside .*mini-harness/);
+    expectOneLineError(handbook(['build', repo, '--include', '/etc']), 2, /--include \/etc: outside/);
+    expectOneLineError(handbook(['build', repo, '--max-file-size', '1']), 2, /all \d+ TypeScript\/JavaScript files in .* were skipped: .*\d+ over the 1-byte --max-file-size .*larger --max-file-size/);
+    for (const size of ['0', '-5', 'abc', '1.5']) expectOneLineError(handbook(['build', repo, '--max-file-size', size]), 2, /invalid option --max-file-size/);
+    expect(existsSync(path.join(repo, '.handbook'))).toBe(false);
   });
 
   it('answers paths it cannot use, a folder given as the database, an empty repository argument and a damaged or locked database in one line', async () => {
