@@ -109,7 +109,7 @@ const EMPTY_RESOLUTION: FileResolution = { edges: [], unresolved: [], slots: [],
  * bumped when that changes, so a handbook stored by an earlier version is analyzed again whole
  * on its next sync instead of keeping the old records of every file the sync does not touch.
  */
-const ANALYSIS_VERSION = 3;
+const ANALYSIS_VERSION = 4;
 
 function settingsKey(setup: CompilerSetup): string {
   return JSON.stringify({ analysis: ANALYSIS_VERSION, options: setup.options, tsconfigs: setup.tsconfigs, outDirectories: setup.outDirectories });

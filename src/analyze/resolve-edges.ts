@@ -151,14 +151,53 @@ function isAssignmentOperator(kind: ts.SyntaxKind): boolean {
   return kind >= ts.SyntaxKind.FirstAssignment && kind <= ts.SyntaxKind.LastAssignment;
 }
 
-/** Whether an expression's value is replaced or mutated where it stands, rather than read. */
-function isWritePosition(node: ts.Node): boolean {
+/** How an expression's reference is used where it stands: `x = v` only stores into it; `x += v` and `x++` read it, then store. */
+type ReferenceUse = 'read' | 'write' | 'read-write';
+
+/** The expression with the parentheses and non-null assertions around it, which change nothing about how it is used. */
+function withWrappers(node: ts.Node): ts.Node {
   let current = node;
   while (ts.isParenthesizedExpression(current.parent) || ts.isNonNullExpression(current.parent)) current = current.parent;
+  return current;
+}
+
+/**
+ * Whether an expression is one of the targets a destructuring assignment stores into:
+ * `[this.a, this.b] = pair`, `({ id: this.id } = saved)`, `for ([key, this.last] of entries)`.
+ */
+function isDestructuringTarget(node: ts.Node): boolean {
+  let current = node;
+  let insideLiteral = false;
+  for (;;) {
+    const parent = current.parent;
+    if (ts.isArrayLiteralExpression(parent) || ts.isObjectLiteralExpression(parent)) insideLiteral = true;
+    else if (!(ts.isParenthesizedExpression(parent) || ts.isSpreadElement(parent) || ts.isSpreadAssignment(parent) ||
+        (ts.isShorthandPropertyAssignment(parent) && parent.name === current) ||
+        (ts.isPropertyAssignment(parent) && parent.initializer === current))) break;
+    current = parent;
+  }
+  // Only as the left side of `=` (or what a for-of or for-in assigns) is an array or object literal a pattern.
+  if (!insideLiteral) return false;
   const parent = current.parent;
-  if (ts.isBinaryExpression(parent) && parent.left === current && isAssignmentOperator(parent.operatorToken.kind)) return true;
+  if (ts.isBinaryExpression(parent)) return parent.left === current && parent.operatorToken.kind === ts.SyntaxKind.EqualsToken;
+  return (ts.isForOfStatement(parent) || ts.isForInStatement(parent)) && parent.initializer === current;
+}
+
+function referenceUse(node: ts.Node): ReferenceUse {
+  const current = withWrappers(node);
+  const parent = current.parent;
+  if (ts.isBinaryExpression(parent) && parent.left === current && isAssignmentOperator(parent.operatorToken.kind))
+    return parent.operatorToken.kind === ts.SyntaxKind.EqualsToken ? 'write' : 'read-write';
   if ((ts.isPrefixUnaryExpression(parent) || ts.isPostfixUnaryExpression(parent)) &&
-      (parent.operator === ts.SyntaxKind.PlusPlusToken || parent.operator === ts.SyntaxKind.MinusMinusToken)) return true;
+      (parent.operator === ts.SyntaxKind.PlusPlusToken || parent.operator === ts.SyntaxKind.MinusMinusToken)) return 'read-write';
+  return isDestructuringTarget(current) ? 'write' : 'read';
+}
+
+/** Whether an expression's value is replaced or mutated where it stands, rather than read. */
+function isWritePosition(node: ts.Node): boolean {
+  if (referenceUse(node) !== 'read') return true;
+  const current = withWrappers(node);
+  const parent = current.parent;
   if (ts.isDeleteExpression(parent)) return true;
   // `this.x[key] = v` and `this.x.push(v)` change the object held in `x`.
   if (ts.isElementAccessExpression(parent) && parent.expression === current) return isWritePosition(parent);
@@ -437,9 +476,12 @@ export class EdgeResolver {
     const ids = new Set<string>();
     const dispatch = new Set<string>();
     let inRepository = false;
+    // Calling what a property holds reads it: through a getter, never the setter beside it.
+    const hasGetter = symbol.declarations.some(ts.isGetAccessor);
     for (const declaration of symbol.declarations) {
       if (!this.isInRepository(declaration)) continue;
       inRepository = true;
+      if (hasGetter && ts.isSetAccessor(declaration)) continue;
       const direct = this.index.unitByDeclaration.get(declaration);
       if (direct) ids.add(direct);
       const owner = this.ownerUnitOf(declaration);
@@ -525,7 +567,7 @@ export class EdgeResolver {
         if (this.index.stateVariables.has(unit) && unit !== from) this.ensureModuleSlot(unit);
         this.file.sink.add(isWritePosition(node) ? 'writes' : 'reads', from, unit, line);
       }
-      else if (kind === 'accessor') this.file.sink.add('calls', from, unit, line, 'direct');
+      else if (kind === 'accessor') for (const accessor of this.accessorsRun(symbol, referenceUse(node))) this.file.sink.add('calls', from, accessor, line, 'direct');
       else this.file.sink.add('references', from, unit, line);
       return;
     }
@@ -533,6 +575,19 @@ export class EdgeResolver {
     if (!slot) return;
     this.file.slots.add(slot);
     this.file.sink.add(isWritePosition(node) ? 'writes' : 'reads', from, slot, line);
+  }
+
+  /**
+   * The accessor units a use of a property runs: a read its getter, a store its setter, `+=` and
+   * `++` both. A property with only one of the two is credited with that one, whatever the use.
+   */
+  private accessorsRun(symbol: ts.Symbol, use: ReferenceUse): string[] {
+    const runs = (declaration: ts.Declaration): boolean =>
+      (use !== 'write' && ts.isGetAccessor(declaration)) || (use !== 'read' && ts.isSetAccessor(declaration));
+    const ids = (symbol.declarations ?? []).filter(runs).flatMap((declaration) => this.index.unitByDeclaration.get(declaration) ?? []);
+    if (ids.length > 0) return ids;
+    const only = this.unitOfSymbol(symbol);
+    return only ? [only] : [];
   }
 
   private visitNameUse(node: ts.Identifier, from: string, line: number): void {

@@ -71,6 +71,10 @@ describe('handbook CLI', () => {
       'src/session/sessionStore.ts#SessionStore.save',
       'src/tools/shell.ts#runShellTool',
     ]);
+    // `load` assigns `this.id`, which runs the setter (`id~2`); only `main` reads it through the getter.
+    const callersOf = (id: string) => JSON.parse(handbook(['graph', 'callers', id, '--repo', repo, '--json']).stdout).callers.map((caller: { id: string }) => caller.id);
+    expect(callersOf('src/session/sessionStore.ts#SessionStore.id~2')).toEqual(['src/session/sessionStore.ts#SessionStore.load']);
+    expect(callersOf('src/session/sessionStore.ts#SessionStore.id')).toEqual(['src/index.ts#main']);
     const callees = handbook(['graph', 'callees', 'src/agent/agentLoop.ts#AgentLoop.step', '--repo', repo]);
     expect(callees.stdout).toMatch(/AnthropicProvider\.complete .*through an interface/);
     const show = handbook(['graph', 'show', 'AgentLoop.run', '--repo', repo]);
