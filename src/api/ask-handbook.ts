@@ -1,11 +1,12 @@
 import { HandbookError } from '../errors.js';
 import type { CreateProviderOptions } from '../llm/create-provider.js';
-import { LiveResolver, type LocatorStatus } from '../locate/live-resolver.js';
+import type { LocatorStatus } from '../locate/live-resolver.js';
 import type { Stager } from '../organize/model.js';
 import { parseRequest } from '../route/request-terms.js';
 import { ROUTED_EDGE_KINDS, routeRequest, type RouteTrace } from '../route/route-request.js';
 import type { RerankCandidate } from '../route/model-rerank.js';
 import { createProvider } from './create-provider.js';
+import { liveResolverOf } from './live-resolution.js';
 import { openRoutingHandbook } from './routing-snapshot.js';
 
 export const MAX_REQUEST_CHARACTERS = 2_000;
@@ -54,7 +55,8 @@ export interface AskResult {
 
 /**
  * Answers "where is X done": routes the request through the handbook and re-resolves every
- * location against the live files before returning it; code that is gone is counted, not shown.
+ * location against the live files before returning it; code that moved is shown where it stands
+ * now, and code that is gone is counted, not shown.
  */
 export async function askHandbook(root: string, request: string, options: AskOptions = {}): Promise<AskResult> {
   const text = request.trim();
@@ -73,7 +75,7 @@ export async function askHandbook(root: string, request: string, options: AskOpt
   const explained = options.explain ? { explain: trace } : {};
   if (routed.length === 0) return { ...base, locations: [], frozen: 0, note: 'no unit of the handbook matches the words of the request', ...explained };
 
-  const resolver = new LiveResolver(handbook.root, handbook.graph.toData().files, async (file, source) => (await import('../analyze/parse-live-file.js')).parseLiveFile(file, source));
+  const resolver = liveResolverOf(handbook);
   const top = routed[0]!.score;
   const wanted = provider ? MODEL_CANDIDATES : limit;
   const live: Array<{ location: AskLocation; candidate: RerankCandidate }> = [];
@@ -91,13 +93,13 @@ export async function askHandbook(root: string, request: string, options: AskOpt
     live.push({
       candidate,
       location: {
-        file: candidate.unit.file,
-        symbol: candidate.unit.symbol,
+        // A moved unit is shown where its code stands now; the router's evidence was about that same code.
+        ...(resolved.movedTo ?? { file: candidate.unit.file, symbol: candidate.unit.symbol }),
         line: resolved.line,
         endLine: resolved.endLine,
         stage: candidate.stage ?? null,
         score: Math.round((candidate.score / top) * 1000) / 1000,
-        why: resolved.status === 'changed' ? `${candidate.why} (changed since the build)` : candidate.why,
+        why: `${candidate.why}${sinceBuild(resolved.status, candidate.unit.id)}`,
         status: resolved.status,
       },
     });
@@ -130,4 +132,11 @@ export async function askHandbook(root: string, request: string, options: AskOpt
     ...(locations.length === 0 ? { note: `the model judged none of the ${live.length} candidates to implement the request` } : {}),
     ...explained,
   };
+}
+
+/** What the location's status adds to its why: nothing when fresh. */
+function sinceBuild(status: AskLocation['status'], unit: string): string {
+  if (status === 'changed') return ' (changed since the build)';
+  if (status === 'moved') return ` (moved since the build from ${unit})`;
+  return '';
 }

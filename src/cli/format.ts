@@ -151,7 +151,7 @@ export function formatAsk(result: AskResult): string {
   for (const [stage, locations] of byStage) {
     lines.push('', `${stage}`);
     for (const location of locations) {
-      lines.push(`  ${location.file}:${location.line}  ${location.symbol}${location.status === 'changed' ? '  (changed since the build)' : ''}`);
+      lines.push(`  ${location.file}:${location.line}  ${location.symbol}${location.status === 'fresh' ? '' : `  (${location.status} since the build)`}`);
       lines.push(`      ${location.why}`);
     }
   }

@@ -1,9 +1,8 @@
 import { statSync } from 'node:fs';
-import { parseLiveFile } from '../analyze/parse-live-file.js';
 import { assertRepositoryRoot } from '../analyze/repository-root.js';
 import { LiveHandbook, type SyncSummary } from '../api/live-handbook.js';
+import { liveResolverOf } from '../api/live-resolution.js';
 import { openHandbook, type Handbook } from '../api/open-handbook.js';
-import { LiveResolver } from '../locate/live-resolver.js';
 
 export interface Freshness {
   generation: number;
@@ -113,7 +112,7 @@ function fileIdentity(file: string): string | undefined {
  * changed in between; checking costs a read and a hash per file, parsing only a changed one.
  */
 async function frozenAmong(handbook: Handbook, units: readonly string[]): Promise<Freshness['frozen']> {
-  const resolver = new LiveResolver(handbook.root, handbook.graph.toData().files, parseLiveFile);
+  const resolver = liveResolverOf(handbook);
   const frozen: Freshness['frozen'] = [];
   for (const id of units) {
     const unit = handbook.graph.getUnit(id);

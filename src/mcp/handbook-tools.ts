@@ -1,14 +1,13 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
-import { parseLiveFile } from '../analyze/parse-live-file.js';
 import { askHandbook } from '../api/ask-handbook.js';
 import { handbookStatus } from '../api/handbook-status.js';
+import { liveResolverOf } from '../api/live-resolution.js';
 import { planRequest } from '../api/plan-request.js';
 import { HandbookError } from '../errors.js';
 import type { Neighbour } from '../graph/program-graph.js';
 import type { RegisterEntry } from '../organize/model.js';
-import { LiveResolver } from '../locate/live-resolver.js';
 import type { FreshHandbook, FreshView } from './fresh-handbook.js';
 import { resolveLocator } from './resolve-locator.js';
 import * as schemas from './tool-schemas.js';
@@ -107,16 +106,18 @@ export function registerHandbookTools(server: McpServer, fresh: FreshHandbook, l
     run: async ({ unit: reference }, view) => {
       const handbook = view.handbook();
       const unit = handbook.graph.getUnitOrThrow(reference);
-      const live = await new LiveResolver(handbook.root, handbook.graph.toData().files, parseLiveFile).resolve(unit);
+      const live = await liveResolverOf(handbook).resolve(unit);
       const memberships = handbook.organized.stages.flatMap((stage) => stage.members.filter((member) => member.unit === unit.id).map((member) => ({ stage: stage.id, primary: member.primary })));
       const callers = handbook.graph.callers(unit.id);
       const callees = handbook.graph.callees(unit.id);
       const stage = memberships.find((membership) => membership.primary)?.stage ?? null;
+      // The locator points where the code stands now, so a moved unit's lines come with their file.
+      const at = live.movedTo ?? { file: unit.file, symbol: unit.symbol };
       return {
-        summary: `${unit.id} at ${unit.file}:${live.line}-${live.endLine} (${live.status}), stage ${stage ?? 'none'}, ${callers.length} callers, ${callees.length} callees`,
+        summary: `${unit.id} at ${at.file}:${live.line}-${live.endLine} (${live.status}), stage ${stage ?? 'none'}, ${callers.length} callers, ${callees.length} callees`,
         value: {
           unit: {
-            id: unit.id, kind: unit.kind, file: unit.file, symbol: unit.symbol, line: live.line, endLine: live.endLine, hash: unit.hash,
+            id: unit.id, kind: unit.kind, file: at.file, symbol: at.symbol, line: live.line, endLine: live.endLine, hash: unit.hash,
             signature: unit.signature, doc: unit.doc, exported: unit.exported, status: live.status, ...(live.reason ? { reason: live.reason } : {}),
           },
           stage,

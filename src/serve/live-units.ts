@@ -1,8 +1,8 @@
-import { parseLiveFile } from '../analyze/parse-live-file.js';
+import { liveResolverOf } from '../api/live-resolution.js';
 import type { Handbook } from '../api/open-handbook.js';
 import type { Unit } from '../graph/model.js';
 import { PathRefused, Workspace } from '../harness/workspace.js';
-import { LiveResolver, type ResolvedLocation } from '../locate/live-resolver.js';
+import type { LiveResolver, ResolvedLocation } from '../locate/live-resolver.js';
 
 /**
  * Where units stand in the files on disk now. The resolver reads files by path from the root, so
@@ -16,7 +16,7 @@ export class LiveUnits {
 
   constructor(handbook: Handbook) {
     this.workspace = new Workspace(handbook.root);
-    this.resolver = new LiveResolver(handbook.root, handbook.graph.toData().files, parseLiveFile);
+    this.resolver = liveResolverOf(handbook);
   }
 
   async resolve(unit: Unit): Promise<ResolvedLocation> {

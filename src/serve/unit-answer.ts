@@ -10,6 +10,8 @@ export async function unitAnswer(handbook: Handbook, id: string, live: LiveUnits
   const unit = graph.getUnit(id);
   if (!unit) throw new ApiError(404, `no unit "${id}"`);
   const resolved = await live.resolve(unit);
+  // The live lines are lines of unit.file; a moved unit's new lines are in the file its reason names.
+  const inItsFile = resolved.movedTo ? { line: unit.startLine, endLine: unit.endLine } : resolved;
   return {
     unit: {
       id: unit.id,
@@ -25,8 +27,8 @@ export async function unitAnswer(handbook: Handbook, id: string, live: LiveUnits
     },
     status: resolved.status,
     ...(resolved.reason ? { reason: resolved.reason } : {}),
-    liveLine: resolved.line,
-    liveEndLine: resolved.endLine,
+    liveLine: inItsFile.line,
+    liveEndLine: inItsFile.endLine,
     // A caller links to its call, which is where the reader goes next; a callee to its own first line.
     callers: sitesAt(graph, graph.callers(unit.id).map((caller) => ({ unit: caller.unit.id, lines: caller.lines }))),
     callees: graph.callees(unit.id).flatMap((callee) => siteOf(graph, callee.unit.id) ?? []),

@@ -1,8 +1,9 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { askHandbook } from '../../src/api/ask-handbook.js';
 import { buildHandbook } from '../../src/api/build-handbook.js';
+import { handbookStatus } from '../../src/api/handbook-status.js';
 import { HandbookError } from '../../src/errors.js';
 import { copyOfFixture, FIXTURE, scratchDirectory } from '../helpers/paths.js';
 
@@ -110,6 +111,32 @@ describe('ask against the live code', () => {
     expect(result.locations.map((location) => location.symbol)).not.toContain('maskSecrets');
     expect(result.frozen).toBeGreaterThanOrEqual(1);
     expect(result.locations.every((location) => location.status === 'fresh' || location.status === 'changed')).toBe(true);
+  });
+
+  it('shows code whose file was renamed at its new place, as moved, agreeing with status; code copied to two places stays frozen', async () => {
+    const repo = copyOfFixture();
+    const db = path.join(scratchDirectory(), 'handbook.db');
+    await buildHandbook(repo, { database: db });
+    renameSync(path.join(repo, 'src/tools/shell.ts'), path.join(repo, 'src/tools/shellTool.ts'));
+
+    const moved = await askHandbook(repo, 'run shell command', { database: db });
+    expect(moved.frozen).toBe(0);
+    expect(moved.locations.find((location) => location.symbol === 'runShellTool')).toMatchObject({
+      file: 'src/tools/shellTool.ts',
+      line: 27,
+      endLine: 39,
+      status: 'moved',
+      why: expect.stringMatching(/\(moved since the build from src\/tools\/shell\.ts#runShellTool\)$/),
+    });
+    expect(moved.locations.filter((location) => location.file === 'src/tools/shell.ts')).toEqual([]);
+    expect((await handbookStatus(repo, { database: db })).counts).toMatchObject({ moved: 6, frozen: 0 });
+
+    copyFileSync(path.join(repo, 'src/tools/shellTool.ts'), path.join(repo, 'src/tools/shellCopy.ts'));
+    const ambiguous = await askHandbook(repo, 'run shell command', { database: db });
+    expect(ambiguous.locations.map((location) => location.symbol)).not.toContain('runShellTool');
+    expect(ambiguous.frozen).toBeGreaterThanOrEqual(1);
+    expect(ambiguous.locations.every((location) => location.status !== 'moved')).toBe(true);
+    expect((await handbookStatus(repo, { database: db })).counts).toMatchObject({ moved: 0, frozen: 6 });
   });
 });
 

@@ -1,0 +1,35 @@
+import { discoverFiles, type DiscoveredFile, type DiscoveryOptions } from '../analyze/discover-files.js';
+import { LiveResolver } from '../locate/live-resolver.js';
+import { handbookSettingsSchema } from './handbook-settings.js';
+import type { Handbook } from './open-handbook.js';
+
+/** The discovery options the handbook was built with, so the live tree is seen as a build would see it. */
+function discoveryOptionsOf(handbook: Handbook): DiscoveryOptions {
+  const parsed = handbookSettingsSchema.safeParse(handbook.generation.settings);
+  if (!parsed.success) return {};
+  return {
+    ...(parsed.data.include ? { include: parsed.data.include } : {}),
+    ...(parsed.data.maxFileBytes === undefined ? {} : { maxFileBytes: parsed.data.maxFileBytes }),
+    buildOutputDirectories: parsed.data.outDirectories,
+  };
+}
+
+/** The source files a build of this handbook would analyze now; the tree is walked on the first call only. */
+export function sourceDiscoveryOf(handbook: Handbook): () => readonly DiscoveredFile[] {
+  let files: readonly DiscoveredFile[] | undefined;
+  return () => (files ??= discoverFiles(handbook.root, discoveryOptionsOf(handbook)).files);
+}
+
+/**
+ * The one way a reader resolves a handbook's entries against the live tree, so ask, status, the
+ * MCP tools and the viewer agree on what is fresh, changed, moved or frozen. The compiler is loaded
+ * only when a changed file must be parsed, and the tree walked only when a unit is gone.
+ */
+export function liveResolverOf(handbook: Handbook, discovered = sourceDiscoveryOf(handbook)): LiveResolver {
+  return new LiveResolver(
+    handbook.root,
+    handbook.graph.toData().files,
+    async (file, source) => (await import('../analyze/parse-live-file.js')).parseLiveFile(file, source),
+    () => discovered().map((file) => file.path),
+  );
+}

@@ -1,0 +1,72 @@
+import { copyFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseLiveFile } from '../../src/analyze/parse-live-file.js';
+import { buildHandbook } from '../../src/api/build-handbook.js';
+import { liveResolverOf, sourceDiscoveryOf } from '../../src/api/live-resolution.js';
+import { openHandbook, type Handbook } from '../../src/api/open-handbook.js';
+import { LiveResolver } from '../../src/locate/live-resolver.js';
+import { copyOfFixture } from '../helpers/paths.js';
+
+const SHELL = 'src/tools/shell.ts';
+const RENAMED = 'src/tools/shellTool.ts';
+
+/** A built copy of the fixture, after `edit` changed its files. */
+async function builtThenEdited(edit: (repo: string) => void): Promise<Handbook> {
+  const repo = copyOfFixture();
+  await buildHandbook(repo);
+  edit(repo);
+  return openHandbook(repo, { withUnresolved: false });
+}
+
+const renameShellTool = (repo: string): void => renameSync(path.join(repo, SHELL), path.join(repo, RENAMED));
+
+describe('the live resolver follows moved code', () => {
+  it('reports a unit of a renamed file as moved, at its lines in the new file', async () => {
+    const handbook = await builtThenEdited(renameShellTool);
+    const resolved = await liveResolverOf(handbook).resolve(handbook.graph.getUnitOrThrow(`${SHELL}#runShellTool`));
+    expect(resolved).toEqual({
+      status: 'moved',
+      line: 27,
+      endLine: 39,
+      reason: `${SHELL} no longer exists; the same code is now ${RENAMED}#runShellTool`,
+      movedTo: { file: RENAMED, symbol: 'runShellTool' },
+    });
+  });
+
+  it('keeps a unit frozen when its exact code stands in two places', async () => {
+    const handbook = await builtThenEdited((repo) => {
+      renameShellTool(repo);
+      copyFileSync(path.join(repo, RENAMED), path.join(repo, 'src/tools/shellCopy.ts'));
+    });
+    const resolved = await liveResolverOf(handbook).resolve(handbook.graph.getUnitOrThrow(`${SHELL}#runShellTool`));
+    expect(resolved).toEqual({ status: 'frozen', line: 27, endLine: 39, reason: `${SHELL} no longer exists` });
+  });
+
+  it('walks the tree only when a unit is gone, and then once', async () => {
+    const handbook = await builtThenEdited((repo) => {
+      const secrets = path.join(repo, 'src/security/secrets.ts');
+      writeFileSync(secrets, `// shifted\n${readFileSync(secrets, 'utf8')}`);
+    });
+    const shifted = countingWalks(handbook);
+    for (const unit of handbook.graph.units.filter((unit) => unit.kind !== 'file')) expect((await shifted.resolver.resolve(unit)).status).toBe('fresh');
+    expect(shifted.walks()).toBe(0);
+
+    renameShellTool(handbook.root);
+    const renamed = countingWalks(handbook);
+    const gone = handbook.graph.unitsOfFile(SHELL).filter((unit) => unit.kind !== 'file');
+    const statuses = await Promise.all(gone.map(async (unit) => (await renamed.resolver.resolve(unit)).status));
+    expect(statuses).toEqual(gone.map(() => 'moved'));
+    expect(renamed.walks()).toBe(1);
+  });
+});
+
+/** A resolver over the tree as a build would see it, counting how often it asks for that tree. */
+function countingWalks(handbook: Handbook): { resolver: LiveResolver; walks: () => number } {
+  let walks = 0;
+  const resolver = new LiveResolver(handbook.root, handbook.graph.toData().files, parseLiveFile, () => {
+    walks += 1;
+    return sourceDiscoveryOf(handbook)().map((file) => file.path);
+  });
+  return { resolver, walks: () => walks };
+}
