@@ -1,14 +1,53 @@
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, opendirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { HandbookError } from '../errors.js';
+import { PAGE_MANIFEST, pageManifestText, pagesWrittenBefore } from './page-manifest.js';
 import type { RenderedPage } from './render-markdown.js';
 
-/** Writes the pages and removes stale ones (a stage that no longer exists), so the folder is exactly the handbook. */
+/**
+ * Writes the pages into a folder that is missing, empty or rendered into before, and removes the pages of
+ * that earlier render that no longer belong (a stage that is gone). Only files the renderer wrote are ever
+ * overwritten or deleted: any other folder is refused before anything is touched, and someone else's file
+ * beside the pages (handbook/skeleton.json) is left alone, unless a page would land on it.
+ */
 export function writePages(outDirectory: string, pages: readonly RenderedPage[]): void {
-  mkdirSync(path.join(outDirectory, 'stages'), { recursive: true });
-  const wanted = new Set(pages.map((page) => page.path));
-  for (const existing of readdirSync(path.join(outDirectory, 'stages'))) {
-    if (existing.endsWith('.md') && !wanted.has(`stages/${existing}`)) rmSync(path.join(outDirectory, 'stages', existing));
+  const before = pagesWrittenBefore(outDirectory);
+  const wanted = pages.map((page) => page.path);
+  const inTheWay = before
+    ? wanted.filter((file) => !before.includes(file) && lstatSync(path.join(outDirectory, file), { throwIfNoEntry: false }) !== undefined)
+    : someFilesUnder(outDirectory, 4);
+  if (inTheWay.length > 0) {
+    const shown = inTheWay.length > 3 ? `${inTheWay.slice(0, 3).join(', ')} and more` : inTheWay.join(', ');
+    throw new HandbookError('INVALID_INPUT', `${outDirectory} holds files the handbook did not write (${shown})`, 'pick an empty folder for the handbook, or remove them');
   }
-  for (const name of ['overview.md', 'register.md', 'unassigned.md']) if (!wanted.has(name)) rmSync(path.join(outDirectory, name), { force: true });
-  for (const page of pages) writeFileSync(path.join(outDirectory, page.path), page.content.endsWith('\n') ? page.content : `${page.content}\n`);
+
+  const manifest = path.join(outDirectory, PAGE_MANIFEST);
+  mkdirSync(outDirectory, { recursive: true });
+  // Claims old and new pages before writing any: a render cut short leaves nothing it wrote unclaimed, so the next one still replaces it.
+  writeFileSync(manifest, pageManifestText([...(before ?? []), ...wanted]));
+  for (const page of pages) {
+    const target = path.join(outDirectory, page.path);
+    mkdirSync(path.dirname(target), { recursive: true });
+    writeFileSync(target, page.content.endsWith('\n') ? page.content : `${page.content}\n`);
+  }
+  for (const file of before ?? []) if (!wanted.includes(file)) rmSync(path.join(outDirectory, file), { force: true });
+  writeFileSync(manifest, pageManifestText(wanted));
+}
+
+/**
+ * Up to `limit` files under the folder (symbolic links included, never followed), sorted; empty folders
+ * inside do not count. It stops at the limit, so a mistaken --out ~ is refused without a walk of the disk.
+ */
+function someFilesUnder(directory: string, limit: number): string[] {
+  if (!existsSync(directory)) return [];
+  const found: string[] = [];
+  const listing = opendirSync(directory, { recursive: true });
+  try {
+    for (let entry = listing.readSync(); entry && found.length < limit; entry = listing.readSync()) {
+      if (!entry.isDirectory()) found.push(path.relative(directory, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'));
+    }
+  } finally {
+    listing.closeSync();
+  }
+  return found.sort();
 }

@@ -140,5 +140,5 @@ export const syncEventSchema = z.strictObject({
 export type SyncEvent = z.infer<typeof syncEventSchema>;
 
 /** data/static.json of a static site: its presence tells the app there is no /api. */
-export const staticMarkerSchema = z.strictObject({ static: z.literal(true), generated: z.iso.datetime() });
+export const staticMarkerSchema = z.strictObject({ static: z.literal(true) });
 export type StaticMarker = z.infer<typeof staticMarkerSchema>;

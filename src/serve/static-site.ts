@@ -58,7 +58,8 @@ export async function writeStaticSite(repo: string, out: string, options: Static
     files.push(`data/${relative}`);
   };
   // Written first: it marks data/ as this render's, so a render cut short is still replaced by the next.
-  write('static.json', { static: true, generated: new Date().toISOString() } satisfies StaticMarker);
+  // It holds no time of writing: two renders of one handbook are the same bytes.
+  write('static.json', { static: true } satisfies StaticMarker);
 
   const stageOf = primaryStages(handbook);
   write('overview.json', overviewAnswer(handbook));

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI, PROJECT_ROOT, copyOfFixture, scratchDirectory } from '../helpers/paths.js';
@@ -197,6 +197,11 @@ describe('handbook CLI', () => {
     expectOneLineError(handbook(['plan', 'mask secrets', '--repo', repo, '--out', '/nonexistent/folder/plan.json']), 2, /cannot open \/nonexistent\/folder\/plan\.json: no such file or folder/);
     expectOneLineError(handbook(['graph', 'export', '--repo', repo, '--out', path.join(repo, 'src')]), 2, /it is a folder, not a file/);
     expectOneLineError(handbook(['render', '--repo', repo, '--out', path.join(repo, 'package.json')]), 2, /a part of the path is a file, not a folder/);
+    const foreign = path.join(scratchDirectory(), 'notes');
+    mkdirSync(path.join(foreign, 'stages'), { recursive: true });
+    for (const file of ['overview.md', 'stages/intro.md', 'unassigned.md']) writeFileSync(path.join(foreign, file), 'mine');
+    expectOneLineError(handbook(['render', '--repo', repo, '--out', foreign]), 2, /^handbook: .*notes holds files the handbook did not write \(overview\.md, stages\/intro\.md, unassigned\.md\) \(pick an empty folder/);
+    for (const file of ['overview.md', 'stages/intro.md', 'unassigned.md']) expect(readFileSync(path.join(foreign, file), 'utf8')).toBe('mine');
     const { default: Database } = await import('better-sqlite3');
     const damaged = path.join(scratchDirectory(), 'damaged.db');
     copyFileSync(path.join(repo, '.handbook', 'handbook.db'), damaged);
