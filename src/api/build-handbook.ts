@@ -5,7 +5,7 @@ import type { ChatProvider } from '../llm/chat-types.js';
 import type { CreateProviderOptions } from '../llm/create-provider.js';
 import { loadSkeleton } from '../organize/skeleton.js';
 import { assertHandbookOf, recordedRootAt } from '../store/handbook-repository.js';
-import { databasePathFor, openDatabase } from '../store/open-database.js';
+import { assertHandbookDatabaseFile, databasePathFor, openDatabase } from '../store/open-database.js';
 import type { BuildSummary } from './build-summary.js';
 import { currentCommit } from './git-commit.js';
 import type { HandbookSettings } from './handbook-settings.js';
@@ -47,7 +47,8 @@ export async function buildHandbook(root: string, options: BuildOptions = {}): P
   if (options.maxFileBytes !== undefined && !(Number.isSafeInteger(options.maxFileBytes) && options.maxFileBytes > 0))
     throw new HandbookError('INVALID_INPUT', `maxFileBytes must be a positive whole number of bytes, not ${options.maxFileBytes}`, 'pass a size such as 1000000');
   const databasePath = databasePathFor(absoluteRoot, options.database);
-  // Before any work: a build would replace another repository's handbook.
+  // Before any work: a build would write into another application's database, or replace another repository's handbook.
+  assertHandbookDatabaseFile(databasePath);
   const builtFor = recordedRootAt(databasePath);
   if (builtFor !== undefined) assertHandbookOf(absoluteRoot, databasePath, builtFor);
   const skeleton = loadSkeleton(options.skeleton);

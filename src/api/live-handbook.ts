@@ -127,7 +127,7 @@ export class LiveHandbook {
   /** Brings the stored handbook up to date with the files as they are now. */
   async sync(): Promise<SyncSummary> {
     const started = performance.now();
-    const generation = currentGenerationOrThrow(this.database);
+    let generation = currentGenerationOrThrow(this.database);
     const { AnalysisSession } = await import('../analyze/analysis-session.js');
     let change: AnalysisChange;
     // Another process that wrote the handbook since (a build, a sync) leaves this session's view behind the store.
@@ -137,8 +137,14 @@ export class LiveHandbook {
       // A fresh start reads the stored generation back; a warm session already holds it. The count is
       // taken first: a write landing during the read moves it, and the next sync starts again.
       this.matchedAt = foreignWrites(this.database);
-      const prior = readPriorAnalysis(this.database, generation.id);
-      const organized = readOrganized(this.database, generation.id);
+      // One read transaction: a build elsewhere that replaced the generation since it was read above, or
+      // replaces it during the read, would leave an analysis of no generation, or of two.
+      const read = this.database.transaction(() => {
+        const current = currentGenerationOrThrow(this.database);
+        return { generation: current, prior: readPriorAnalysis(this.database, current.id), organized: readOrganized(this.database, current.id) };
+      })();
+      generation = read.generation;
+      const { prior, organized } = read;
       this.stages = primaryStages(organized);
       this.project = { title: organized.overview.title, description: organized.overview.description };
       ({ session: this.session, change } = AnalysisSession.open(this.root, this.analyzeOptions(), { ...prior, compiler: this.settings.compiler }));

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { EdgeKind } from '../graph/model.js';
+import type { EdgeKind, ProgramGraphData } from '../graph/model.js';
 import { ProgramGraph } from '../graph/program-graph.js';
 import { assertRepositoryRoot } from '../analyze/repository-root.js';
 import { openDatabase, databasePathFor } from '../store/open-database.js';
@@ -35,15 +35,25 @@ export function openHandbook(root: string, options: OpenHandbookOptions = {}): H
   const absoluteRoot = assertRepositoryRoot(root);
   const database = databasePathFor(absoluteRoot, options.database);
   const connection = openDatabase(database, { create: false });
+  let rows: { generation: GenerationInfo; graph: ProgramGraphData; organized: OrganizedHandbook; searchTerms: Map<string, string> };
   try {
-    const generation = currentGenerationOrThrow(connection);
-    assertHandbookOf(absoluteRoot, database, generation.root);
-    const graph = new ProgramGraph(readGraph(connection, generation.id, { unresolved: options.withUnresolved !== false, ...(options.edgeKinds ? { edgeKinds: options.edgeKinds } : {}) }));
-    const organized = readOrganized(connection, generation.id);
-    const register = registerOfHandbook(graph, organized);
-    const searchTerms = options.withSearchTerms ? readSearchTerms(connection, generation.id) : new Map<string, string>();
-    return { root: path.resolve(absoluteRoot), database, generation, summary: generation.summary as BuildSummary, graph, organized, register, searchTerms };
+    // One read transaction, so one snapshot of the store: a build that switches to a new
+    // generation and deletes this one meanwhile would otherwise leave its graph without stages.
+    rows = connection.transaction(() => {
+      const generation = currentGenerationOrThrow(connection);
+      assertHandbookOf(absoluteRoot, database, generation.root);
+      return {
+        generation,
+        graph: readGraph(connection, generation.id, { unresolved: options.withUnresolved !== false, ...(options.edgeKinds ? { edgeKinds: options.edgeKinds } : {}) }),
+        organized: readOrganized(connection, generation.id),
+        searchTerms: options.withSearchTerms ? readSearchTerms(connection, generation.id) : new Map<string, string>(),
+      };
+    })();
   } finally {
     connection.close();
   }
+  const { generation, organized, searchTerms } = rows;
+  const graph = new ProgramGraph(rows.graph);
+  const register = registerOfHandbook(graph, organized);
+  return { root: path.resolve(absoluteRoot), database, generation, summary: generation.summary as BuildSummary, graph, organized, register, searchTerms };
 }

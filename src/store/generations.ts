@@ -356,10 +356,16 @@ const generationRowSchema = z.object({
   settings: z.string().nullable(),
 });
 
+/**
+ * The generation readers see. One statement, so one snapshot: read apart, the pointer could name
+ * a generation that a build switching away from it has deleted since.
+ */
 export function currentGeneration(database: HandbookDatabase): GenerationInfo | undefined {
-  const pointer = database.prepare("SELECT value FROM meta WHERE key = 'current_generation'").get() as { value: string } | undefined;
-  if (!pointer) return undefined;
-  const row = database.prepare("SELECT id, created_at, root, commit_sha, summary, settings FROM generations WHERE id = ? AND status = 'complete'").get(Number(pointer.value));
+  const row = database
+    .prepare(
+      "SELECT generations.id AS id, created_at, root, commit_sha, summary, settings FROM meta JOIN generations ON generations.id = CAST(meta.value AS INTEGER) WHERE meta.key = 'current_generation' AND generations.status = 'complete'",
+    )
+    .get();
   if (!row) return undefined;
   const parsed = generationRowSchema.parse(row);
   return {

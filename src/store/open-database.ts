@@ -2,6 +2,7 @@ import { mkdirSync, existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { HandbookError } from '../errors.js';
+import { databaseKind, type DatabaseKind, markAsHandbook } from './database-identity.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 
 export type HandbookDatabase = Database.Database;
@@ -12,6 +13,9 @@ export function databasePathFor(root: string, override?: string): string {
   return override ? path.resolve(override) : path.join(root, DEFAULT_DATABASE_PATH);
 }
 
+const ANOTHER_PATH_HINT = 'pass --db the path of a handbook database, or a new path to build one there';
+
+/** A handbook of ours that no longer reads: deleting it loses nothing a build cannot write again. */
 function corrupt(file: string, cause: unknown): HandbookError {
   return new HandbookError(
     'DATABASE_CORRUPT',
@@ -21,9 +25,55 @@ function corrupt(file: string, cause: unknown): HandbookError {
   );
 }
 
+/** A file that does not read as a database, and nothing says it was ours: it may be the user's, so it is never offered for deletion. */
+function unreadable(file: string, cause: unknown): HandbookError {
+  return new HandbookError('DATABASE_CORRUPT', `${file} is not a readable handbook database`, ANOTHER_PATH_HINT, { cause });
+}
+
+function locked(file: string, cause: unknown): HandbookError | undefined {
+  if (!(cause instanceof Error) || !/SQLITE_BUSY|database is locked/i.test(cause.message)) return undefined;
+  return new HandbookError('DATABASE_LOCKED', `the handbook database at ${file} is locked by another process`, 'wait for the other build to finish and try again', { cause });
+}
+
+/**
+ * What the open file holds, read before anything is written to it: a handbook, or an empty file
+ * to make one in. Another application's database is refused, never migrated into.
+ */
+function identify(database: HandbookDatabase, file: string): Exclude<DatabaseKind, 'foreign'> {
+  let kind: DatabaseKind;
+  try {
+    kind = databaseKind(database);
+  } catch (error) {
+    throw locked(file, error) ?? unreadable(file, error);
+  }
+  if (kind === 'foreign') throw new HandbookError('INVALID_INPUT', `${file} is not a handbook database`, ANOTHER_PATH_HINT);
+  return kind;
+}
+
+/**
+ * Refuses, without writing, a file at the database path that is not a handbook database: what a
+ * build checks before its analysis, which can take minutes. A missing file or a folder passes;
+ * opening it for the write reports those.
+ */
+export function assertHandbookDatabaseFile(file: string): void {
+  if (!statSync(file, { throwIfNoEntry: false })?.isFile()) return;
+  let database: HandbookDatabase;
+  try {
+    database = new Database(file, { readonly: true, fileMustExist: true });
+  } catch (error) {
+    throw unreadable(file, error);
+  }
+  try {
+    identify(database, file);
+  } finally {
+    database.close();
+  }
+}
+
 /**
  * Opens (or, for writing, creates) the handbook database in WAL mode, checks that it is a
- * database this version understands, and runs pending migrations.
+ * database this version understands, and runs pending migrations. Nothing is written to a file
+ * that is not a handbook database.
  */
 export function openDatabase(file: string, options: { create: boolean }): HandbookDatabase {
   // Told to delete a damaged database, a user who passed a folder would delete the folder.
@@ -38,10 +88,13 @@ export function openDatabase(file: string, options: { create: boolean }): Handbo
   try {
     database = new Database(file, { fileMustExist: !options.create });
   } catch (error) {
-    throw corrupt(file, error);
+    throw unreadable(file, error);
   }
   try {
     database.pragma('busy_timeout = 5000');
+    if (identify(database, file) === 'empty' && !options.create) {
+      throw new HandbookError('NO_HANDBOOK', `the handbook database at ${file} is empty`, 'run `handbook build` to write it');
+    }
     database.pragma('journal_mode = WAL');
     database.pragma('synchronous = NORMAL');
     database.pragma('foreign_keys = ON');
@@ -60,17 +113,16 @@ export function openDatabase(file: string, options: { create: boolean }): Handbo
         database.pragma(`user_version = ${next + 1}`);
       })();
     }
+    if (options.create) markAsHandbook(database);
     if ((database.pragma('user_version', { simple: true }) as number) < SCHEMA_VERSION) {
-      throw new HandbookError('NO_HANDBOOK', `the handbook database at ${file} is empty or from an older version`, 'run `handbook build` to write it');
+      throw new HandbookError('NO_HANDBOOK', `the handbook database at ${file} is from an older version`, 'run `handbook build` to write it');
     }
     database.prepare('SELECT count(*) FROM generations').get();
   } catch (error) {
     database.close();
     if (HandbookError.isInstance(error)) throw error;
-    if (error instanceof Error && /SQLITE_BUSY|database is locked/i.test(error.message)) {
-      throw new HandbookError('DATABASE_LOCKED', `the handbook database at ${file} is locked by another process`, 'wait for the other build to finish and try again', { cause: error });
-    }
-    throw corrupt(file, error);
+    // Past identify, the file is a handbook, or was empty and is one now: ours to offer for deletion.
+    throw locked(file, error) ?? corrupt(file, error);
   }
   return database;
 }

@@ -133,7 +133,7 @@ describe('handbook CLI', () => {
     expectOneLineError(handbook(['build', repo, '--skeleton', '/no/such/stages.json']), 2, /the skeleton file .* does not exist/);
     const corrupt = path.join(scratchDirectory(), 'bad.db');
     writeFileSync(corrupt, 'not a database at all, just text'.repeat(200));
-    expectOneLineError(handbook(['graph', 'stats', '--repo', repo, '--db', corrupt]), 4, /not readable/);
+    expectOneLineError(handbook(['graph', 'stats', '--repo', repo, '--db', corrupt]), 4, /is not a readable handbook database/);
   });
 
   it("refuses a command line commander cannot parse in the CLI's one line, with commander's suggestion and a hint, exit 2", () => {
@@ -244,6 +244,26 @@ describe('handbook CLI', () => {
     expect(handbook(['status', second, '--db', database]).code).toBe(0);
     expect(handbook(['build', second, '--db', database, '--no-progress']).code).toBe(0);
     expectOneLineError(handbook(['status', first, '--db', database]), 2, /was built for .*, not /);
+  });
+
+  it("refuses a --db that is another application's database or no database in one line, without writing to it or offering to delete it", async () => {
+    const repo = copyOfFixture();
+    const { default: Database } = await import('better-sqlite3');
+    const application = path.join(scratchDirectory(), 'app.db');
+    const connection = new Database(application);
+    connection.exec('CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT NOT NULL)');
+    connection.pragma('user_version = 2');
+    connection.close();
+    const before = readFileSync(application);
+    const notHandbook = new RegExp(`^handbook: ${application} is not a handbook database \\(pass --db .*a new path`);
+    expectOneLineError(handbook(['build', repo, '--db', application, '--no-progress']), 2, notHandbook);
+    expectOneLineError(handbook(['graph', 'stats', '--repo', repo, '--db', application]), 2, notHandbook);
+    expect(readFileSync(application).equals(before)).toBe(true);
+    const text = path.join(scratchDirectory(), 'passwd');
+    writeFileSync(text, 'root:x:0:0:root:/root:/bin/bash\n'.repeat(100));
+    const unreadable = handbook(['graph', 'stats', '--repo', repo, '--db', text]);
+    expectOneLineError(unreadable, 4, new RegExp(`^handbook: ${text} is not a readable handbook database \\(pass --db .*a new path`));
+    expect(unreadable.stderr).not.toMatch(/delete/);
   });
 
   it('says which key is missing for a model, before doing any work', () => {
