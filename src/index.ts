@@ -35,6 +35,7 @@ export { shortName } from './graph/unit-name.js';
 export {
   watchHandbook,
   DEFAULT_DEBOUNCE_MS,
+  MAX_DEBOUNCE_MS,
   type WatchOptions,
   type WatchHandle,
   type WatchEvent,

@@ -21,6 +21,12 @@ export const EXIT = {
   rollbackIncomplete: 10,
   /** `plan`: the plan gate rejected the plan (it is saved as rejected, with its failures). */
   planRejected: 11,
+  /**
+   * The reader of stdout or stderr went away (`handbook graph export | head -1`): what a shell
+   * reports for `cat` or `git log` ended by SIGPIPE (128 + 13), so `set -o pipefail` treats handbook
+   * as any other tool, and output cut short is never reported as complete.
+   */
+  brokenPipe: 141,
 } as const;
 
 /** Only a COMPLETE task, whose exit criteria the harness verified, exits 0. */

@@ -6,6 +6,7 @@ import {
   askHandbook,
   buildHandbook,
   DEFAULT_DEBOUNCE_MS,
+  MAX_DEBOUNCE_MS,
   handbookStatus,
   HandbookError,
   openHandbook,
@@ -30,6 +31,7 @@ import {
   type RunTaskResult,
 } from '../index.js';
 import { confirmOnTerminal, terminalApprover } from './approval-prompt.js';
+import { exitOnBrokenPipe } from './broken-pipe.js';
 import { EXIT, exitCodeFor, exitCodeForTask } from './exit-codes.js';
 import { formatPlan, formatRunEvent, formatRunResult } from './format-run.js';
 import { formatAsk, formatStatus, formatSync, formatNeighbours, formatOverview, formatRegister, formatSlot, formatStage, formatSummary, formatUnit, formatWatchEvent } from './format.js';
@@ -59,7 +61,13 @@ const buildOptionsSchema = z.object({
 });
 
 const syncOptionsSchema = z.object({ db: z.string().min(1).optional(), progress: z.boolean().optional(), json: z.boolean().optional() }).strict();
-const watchOptionsSchema = z.object({ db: z.string().min(1).optional(), debounce: z.coerce.number().int().nonnegative().optional(), json: z.boolean().optional() }).strict();
+const watchOptionsSchema = z
+  .object({
+    db: z.string().min(1).optional(),
+    debounce: z.coerce.number().int().nonnegative().max(MAX_DEBOUNCE_MS, { error: `at most ${MAX_DEBOUNCE_MS} ms (a minute)` }).optional(),
+    json: z.boolean().optional(),
+  })
+  .strict();
 /** `handbook build ""` is a slip, not a request for the current folder. */
 function repositoryArgument(value: string): string {
   if (value.trim() === '') throw new HandbookError('INVALID_INPUT', 'the repository path is empty', 'pass a folder, or leave it out for the current one');
@@ -242,7 +250,7 @@ export function createProgram(): Command {
     .description('keep the handbook in sync while files change: one sync per burst of changes, a line per sync, until Ctrl-C')
     .argument('[repo]', 'repository folder', repositoryArgument, '.')
     .option('--db <path>', 'database file (default: <repo>/.handbook/handbook.db)')
-    .option('--debounce <ms>', `quiet time after the last change before a sync (default ${DEFAULT_DEBOUNCE_MS})`)
+    .option('--debounce <ms>', `quiet time after the last change before a sync, up to ${MAX_DEBOUNCE_MS} (default ${DEFAULT_DEBOUNCE_MS})`)
     .option('--json', 'print each event as one line of JSON (NDJSON) on stdout')
     .action(async (repo: string, raw: unknown) => {
       const options = parseOptions(watchOptionsSchema, raw);
@@ -251,13 +259,20 @@ export function createProgram(): Command {
         ...(options.debounce === undefined ? {} : { debounceMs: options.debounce }),
         onEvent: (event) => {
           if (options.json) print(JSON.stringify(event));
-          else if (event.type === 'error') process.stderr.write(`${formatWatchEvent(event)}\n`);
-          else print(formatWatchEvent(event));
+          // A fatal error ends the command, and its `handbook:` line says why.
+          else if (event.type === 'error') {
+            if (!event.fatal) process.stderr.write(`${formatWatchEvent(event)}\n`);
+          } else print(formatWatchEvent(event));
         },
       });
       // A second signal ends the process at once: what a sync writes takes effect in one
       // transaction, so even that leaves the previous handbook intact.
-      await closeOnStop(() => watching.close());
+      await closeOnStop(
+        () => watching.close(),
+        watching.stopped().then((error) => {
+          if (error) throw error;
+        }),
+      );
     });
 
   program
@@ -611,6 +626,8 @@ export async function run(argv: string[]): Promise<number> {
   }
 }
 
+exitOnBrokenPipe(process.stdout);
+exitOnBrokenPipe(process.stderr);
 run(process.argv).then((code) => {
   process.exitCode = code;
 });

@@ -10,11 +10,14 @@ const LABELS: Record<BuildProgress['phase'], string> = {
   write: 'writing handbook',
 };
 
-/** A progress bar on stderr when it is a terminal; silent otherwise, so pipes and CI logs stay clean. */
+/**
+ * A progress bar on stderr when it is a terminal; silent otherwise, so pipes and CI logs stay clean.
+ * The cursor stays visible: Ctrl-C ends a build by Node's default action, which could not show it again.
+ */
 export function createProgressReporter(enabled: boolean): { update: (progress: BuildProgress) => void; stop: () => void } {
   if (!enabled || !process.stderr.isTTY) return { update: () => undefined, stop: () => undefined };
   const bar = new cliProgress.SingleBar(
-    { stream: process.stderr, format: ' {phase} [{bar}] {value}/{total}', hideCursor: true, clearOnComplete: true, barsize: 30 },
+    { stream: process.stderr, format: ' {phase} [{bar}] {value}/{total}', hideCursor: false, clearOnComplete: true, barsize: 30 },
     cliProgress.Presets.shades_classic,
   );
   let phase: BuildProgress['phase'] | undefined;

@@ -1,6 +1,10 @@
 /**
  * Ctrl-C and SIGTERM for long-running commands. Handlers are removed when the work ends, so a
  * second signal after that gets Node's default and ends the process at once.
+ *
+ * `build` and `sync` install none: their analysis is synchronous, and a handler runs only once
+ * it yields, which is after the new generation is stored. Node's default ends them at once, and
+ * the store's switch to a new generation is one transaction, so the previous handbook stays.
  */
 
 /** Runs work that stops early when its signal aborts: the first SIGINT or SIGTERM aborts it. */
@@ -17,15 +21,21 @@ export async function abortOnStop<T>(work: (signal: AbortSignal) => Promise<T>):
   }
 }
 
-/** Waits for the first SIGINT or SIGTERM, then for `close`: for servers and watchers that run until told to stop. */
-export function closeOnStop(close: () => Promise<void>): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    const stop = (): void => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      close().then(resolve, reject);
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+/**
+ * Waits for the first SIGINT or SIGTERM, then for `close`: for servers and watchers that run until
+ * told to stop. `ended` settles when the work stops by itself first (a watch whose repository was
+ * deleted); then no signal is awaited, and its rejection is this one's.
+ */
+export async function closeOnStop(close: () => Promise<void>, ended: Promise<void> = new Promise(() => undefined)): Promise<void> {
+  let stop = (): void => undefined;
+  const signalled = new Promise<void>((resolve) => (stop = resolve));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  try {
+    await Promise.race([signalled, ended]);
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  }
+  await close();
 }

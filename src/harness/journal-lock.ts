@@ -1,5 +1,4 @@
 import path from 'node:path';
-import lockfile from 'proper-lockfile';
 import { HandbookError } from '../errors.js';
 
 /** A lock whose holder stops refreshing it (a killed process) may be taken over after this long. */
@@ -19,6 +18,9 @@ export async function lockJournal(directory: string, waitMs: number): Promise<Jo
   const lockfilePath = path.join(directory, 'lock');
   let lost: Error | undefined;
   let release: () => Promise<void>;
+  // Loaded here, not at import: proper-lockfile's signal-exit takes over every signal as it loads, and
+  // its handlers run only once synchronous work yields, so Ctrl-C would wait out a whole build or sync.
+  const { default: lockfile } = await import('proper-lockfile');
   try {
     release = await lockfile.lock(directory, {
       lockfilePath,

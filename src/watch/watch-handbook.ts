@@ -2,14 +2,15 @@ import { watch } from 'chokidar';
 import { LiveHandbook, type SyncSummary } from '../api/live-handbook.js';
 import { type ErrorCode, HandbookError } from '../errors.js';
 import { DebouncedRunner } from './debounced-runner.js';
-import { DEFAULT_DEBOUNCE_MS } from './watch-defaults.js';
+import { DEFAULT_DEBOUNCE_MS, MAX_DEBOUNCE_MS } from './watch-defaults.js';
+import { WatchFooting } from './watch-footing.js';
 import { ignoredUnder, isWatchedFile } from './watched-paths.js';
 
-export { DEFAULT_DEBOUNCE_MS };
+export { DEFAULT_DEBOUNCE_MS, MAX_DEBOUNCE_MS };
 
 export interface WatchOptions {
   database?: string;
-  /** Quiet time after the last file event before a sync starts. */
+  /** Quiet time after the last file event before a sync starts, at most MAX_DEBOUNCE_MS. */
   debounceMs?: number;
   /** Called for every event, in order; it must not throw. */
   onEvent: (event: WatchEvent) => void;
@@ -20,6 +21,12 @@ export interface WatchHandle {
   settled(): Promise<void>;
   /** Stops watching, waits for a sync in progress to be stored, and closes the database. */
   close(): Promise<void>;
+  /**
+   * Resolves once watching has stopped: with undefined after `close`, or with the error that
+   * stopped it by itself (the repository or its database deleted or replaced), which a fatal
+   * `error` event reported first.
+   */
+  stopped(): Promise<HandbookError | undefined>;
 }
 
 interface EventTime {
@@ -55,11 +62,13 @@ export interface WatchSyncEvent extends EventTime {
   durationMs: number;
 }
 
-/** A sync or the watcher failed; watching goes on, and the next change syncs again. */
+/** A sync or the watcher failed; unless it is fatal, watching goes on and the next change syncs again. */
 export interface WatchErrorEvent extends EventTime {
   type: 'error';
   message: string;
   code?: ErrorCode;
+  /** Watching stops: the repository or the database is no longer the one it watched. `closed` follows. */
+  fatal?: true;
 }
 
 export interface WatchClosedEvent extends EventTime {
@@ -81,11 +90,38 @@ type Untimed<T> = T extends EventTime ? Omit<T, 'time'> : never;
  */
 export async function watchHandbook(root: string, options: WatchOptions): Promise<WatchHandle> {
   const emit = (event: Untimed<WatchEvent>): void => options.onEvent({ ...event, time: new Date().toISOString() } as WatchEvent);
+  const debounceMs = options.debounceMs ?? DEFAULT_DEBOUNCE_MS;
+  // Node turns a longer timer into 1 ms, which would sync on every event.
+  if (!(debounceMs >= 0 && debounceMs <= MAX_DEBOUNCE_MS))
+    throw new HandbookError('INVALID_INPUT', `debounce must be 0 to ${MAX_DEBOUNCE_MS} ms, not ${debounceMs}`, 'pass a quiet time such as 200');
   let live: LiveHandbook | undefined = await LiveHandbook.open(root, options.database ? { database: options.database } : {});
   const { root: absoluteRoot, databasePath } = live;
+  const footing = new WatchFooting(absoluteRoot, databasePath);
+
+  let stoppedBy: HandbookError | undefined;
+  let markStopped: (error: HandbookError | undefined) => void = () => undefined;
+  const stopped = new Promise<HandbookError | undefined>((resolve) => (markStopped = resolve));
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closing ??= (async () => {
+      await watcher.close();
+      await runner.stop();
+      live?.close();
+      live = undefined;
+      emit({ type: 'closed' });
+      markStopped(stoppedBy);
+    })());
+  const stopFor = (error: HandbookError): void => {
+    stoppedBy = error;
+    emit({ type: 'error', ...describeError(error), fatal: true });
+    // Not awaited: closing waits for the sync in progress, which is the one calling this.
+    void close();
+  };
 
   let lockedRetries = 0;
-  const runner = new DebouncedRunner(options.debounceMs ?? DEFAULT_DEBOUNCE_MS, async (events) => {
+  const runner = new DebouncedRunner(debounceMs, async (events) => {
+    const lost = footing.lost();
+    if (lost) return stopFor(lost);
     let summary: SyncSummary;
     try {
       live ??= await LiveHandbook.open(absoluteRoot, { database: databasePath });
@@ -95,6 +131,9 @@ export async function watchHandbook(root: string, options: WatchOptions): Promis
       // the next one starts over from the store so it cannot miss what this one did not write.
       live?.close();
       live = undefined;
+      // A repository deleted mid-sync fails it with whatever the analysis tripped over first.
+      const lostMeanwhile = footing.lost();
+      if (lostMeanwhile) return stopFor(lostMeanwhile);
       emit({ type: 'error', ...describeError(error) });
       // Another process holding the database lets go by itself: try again, backing off, without waiting for a file event.
       if (HandbookError.isInstance(error) && error.code === 'DATABASE_LOCKED') {
@@ -118,18 +157,7 @@ export async function watchHandbook(root: string, options: WatchOptions): Promis
   emit({ type: 'ready', root: absoluteRoot, database: databasePath });
   runner.runNow();
 
-  let closing: Promise<void> | undefined;
-  return {
-    settled: () => runner.idle(),
-    close: () =>
-      (closing ??= (async () => {
-        await watcher.close();
-        await runner.stop();
-        live?.close();
-        live = undefined;
-        emit({ type: 'closed' });
-      })()),
-  };
+  return { settled: () => runner.idle(), close, stopped: () => stopped };
 }
 
 function syncEvent(summary: SyncSummary, events: number): Untimed<WatchSyncEvent> {

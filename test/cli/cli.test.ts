@@ -117,6 +117,18 @@ describe('handbook CLI', () => {
     expect(a.stdout).toBe(b.stdout);
   });
 
+  it('ends quietly with 141 when the reader of its output goes away, as `| head -1` does', async () => {
+    const repo = copyOfFixture();
+    handbook(['build', repo, '--no-progress']);
+    // The export is several times what a pipe holds, so the reader closing after the first chunk leaves writes to fail.
+    const child = spawn(process.execPath, [CLI, 'graph', 'export', '--repo', repo], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout.once('data', () => child.stdout.destroy());
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect({ code, stderr }).toEqual({ code: 141, stderr: '' });
+  });
+
   it('says what is wrong in one line, with a non-zero exit and no stack trace', () => {
     expectOneLineError(handbook(['build', '/no/such/repo']), 2, /repository not found/);
     const file = path.join(copyOfFixture(), 'package.json');

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import Database from 'better-sqlite3';
@@ -67,6 +67,12 @@ const edit = (repo: string, file: string, change: (text: string) => string): voi
 
 const appendFunction = (name: string) => (text: string) => `${text}\nexport function ${name}(): number {\n  return 1;\n}\n`;
 
+/** Deletes the database with its -wal and -shm files, as `rm handbook.db*` does. */
+const deleteDatabase = (database: string): void => {
+  const folder = path.dirname(database);
+  for (const name of readdirSync(folder).filter((candidate) => candidate.startsWith(path.basename(database)))) rmSync(path.join(folder, name));
+};
+
 describe('handbook watch', () => {
   it('syncs one edit with one sync and stores what a cold build stores', async () => {
     const { repo, database } = await builtCopy();
@@ -87,6 +93,7 @@ describe('handbook watch', () => {
     }
     expect(watching.events.at(-1)?.type).toBe('closed');
     expect(watching.errors()).toEqual([]);
+    expect(await watching.handle.stopped()).toBeUndefined();
   });
 
   it('ends a burst of 500 file changes (a branch checkout) as a cold build, in far fewer syncs than events', async () => {
@@ -243,6 +250,24 @@ describe('handbook watch', () => {
     }
   }, LONG);
 
+  it('stops by itself when its database is deleted, instead of syncing into a file nobody reads', async () => {
+    const { repo, database } = await builtCopy();
+    const watching = await startWatching(repo, database);
+    deleteDatabase(database);
+    edit(repo, 'src/tools/files.ts', appendFunction('afterDelete'));
+    const stoppedBy = await watching.handle.stopped();
+    expect(stoppedBy).toMatchObject({ name: 'HandbookError', code: 'NO_HANDBOOK' });
+    expect(watching.events.slice(-2)).toMatchObject([{ type: 'error', code: 'NO_HANDBOOK', fatal: true }, { type: 'closed' }]);
+    expect(watching.syncs()).toHaveLength(1);
+    await watching.handle.close();
+    expect(watching.events.at(-1)?.type).toBe('closed');
+  }, LONG);
+
+  it('refuses a debounce longer than a minute, which Node would turn into 1 ms', async () => {
+    const { repo, database } = await builtCopy();
+    await expect(watchHandbook(repo, { database, debounceMs: 1e10, onEvent: () => undefined })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+  });
+
   it('waits for a sync in progress when closed, then emits nothing more', async () => {
     const { repo, database } = await builtCopy();
     // Changed while nothing watched: the catch-up sync has 200 files to add.
@@ -311,7 +336,8 @@ function spawnWatch(args: string[]): WatchProcess {
       const seen = lines.find(predicate);
       return seen === undefined ? new Promise((resolve) => waiters.push({ predicate, resolve })) : Promise.resolve(seen);
     },
-    exited: new Promise((resolve) => child.on('exit', (code) => resolve(code))),
+    // 'close', not 'exit': by then everything the process wrote has been read.
+    exited: new Promise((resolve) => child.on('close', (code) => resolve(code))),
     kill: (signal) => child.kill(signal),
   };
 }
@@ -358,11 +384,36 @@ describe('handbook watch (CLI)', () => {
     expect(watch.stderr()).toMatch(/no handbook/);
   });
 
-  it('rejects a debounce that is not a number of milliseconds', async () => {
+  it('rejects a debounce that is not a number of milliseconds, or is longer than a minute', async () => {
     const { repo, database } = await builtCopy();
     const watch = spawnWatch([repo, '--db', database, '--debounce', 'soon']);
     expect(await watch.exited).toBe(2);
     expect(watch.stderr()).toMatch(/--debounce/);
+    const tooLong = spawnWatch([repo, '--db', database, '--debounce', '1e10']);
+    expect(await tooLong.exited).toBe(2);
+    expect(tooLong.stderr()).toBe('handbook: invalid option --debounce: at most 60000 ms (a minute) (see `handbook --help`)\n');
     expect(openHandbook(repo, { database }).summary.generation).toBe(1);
   });
+
+  it('stops with one line and exit 2 when the repository is deleted while watched', async () => {
+    const { repo, database } = await builtCopy();
+    const watch = spawnWatch([repo, '--db', database]);
+    await watch.line((line) => / up to date \(\d+ ms\)$/.test(line));
+    rmSync(repo, { recursive: true });
+    expect(await watch.exited).toBe(2);
+    expect(watch.stderr()).toMatch(/^handbook: the repository .*mini-harness was deleted or replaced while it was watched \(run `handbook watch` again .*\)\n$/);
+    expect(watch.lines.at(-1)).toMatch(/ stopped watching$/);
+  }, LONG);
+
+  it('stops with one line and exit 3 when its database is deleted, and reports no sync into it', async () => {
+    const { repo, database } = await builtCopy();
+    const watch = spawnWatch([repo, '--db', database]);
+    await watch.line((line) => / up to date \(\d+ ms\)$/.test(line));
+    deleteDatabase(database);
+    edit(repo, 'src/tools/shell.ts', appendFunction('runNothing'));
+    expect(await watch.exited).toBe(3);
+    expect(watch.stderr()).toMatch(/^handbook: the handbook database .*handbook\.db was deleted or replaced while it was watched, so syncs could no longer reach it \(.*\)\n$/);
+    expect(watch.lines.some((line) => / synced /.test(line))).toBe(false);
+    expect(watch.lines.at(-1)).toMatch(/ stopped watching$/);
+  }, LONG);
 });

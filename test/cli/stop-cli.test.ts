@@ -1,0 +1,68 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { constants } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openHandbook } from '../../src/index.js';
+import { CLI } from '../helpers/paths.js';
+import { syntheticRepository } from '../helpers/synthetic-repo.js';
+
+const LONG = 180_000;
+
+function handbook(args: string[]) {
+  const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: LONG });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** A build of `repo`, and how long it took: what the interrupted command is timed against. */
+function timedBuild(repo: string): number {
+  const started = performance.now();
+  expect(handbook(['build', repo, '--no-progress']).code).toBe(0);
+  return performance.now() - started;
+}
+
+/** Runs the CLI and sends `signal` after `delayMs`; the exit status is the shell's, 128 + the signal for a process it ended. */
+function interrupted(args: string[], signal: NodeJS.Signals, delayMs: number): Promise<{ status: number; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const timer = setTimeout(() => child.kill(signal), delayMs);
+  return new Promise((resolve) =>
+    child.on('close', (code, ended) => {
+      clearTimeout(timer);
+      resolve({ status: code ?? 128 + constants.signals[ended!], stdout, stderr });
+    }),
+  );
+}
+
+// The repository takes seconds to analyze; the signal goes a third of the way into a command
+// timed against a build just before: past loading the CLI, long before anything is stored.
+describe('stopping build and sync', () => {
+  it('ends a build on SIGTERM with 143, reporting nothing, and keeps the previous handbook', async () => {
+    const repo = syntheticRepository(200, 20);
+    const buildMs = timedBuild(repo);
+    const result = await interrupted(['build', repo, '--no-progress'], 'SIGTERM', buildMs / 3);
+    expect(result).toEqual({ status: 143, stdout: '', stderr: '' });
+    expect(openHandbook(repo).summary.generation).toBe(1);
+    expect(handbook(['status', repo]).code).toBe(0);
+  }, LONG);
+
+  it('ends a sync on SIGINT with 130, reporting nothing, and the next sync stores the change', async () => {
+    const repo = syntheticRepository(200, 20);
+    const buildMs = timedBuild(repo);
+    // Every file changed: the sync re-analyzes them all, which takes longer than the build.
+    for (const file of readdirSync(path.join(repo, 'src'))) {
+      const target = path.join(repo, 'src', file);
+      writeFileSync(target, `${readFileSync(target, 'utf8')}export const edited = 1;\n`);
+    }
+    const result = await interrupted(['sync', repo, '--no-progress'], 'SIGINT', buildMs / 3);
+    expect(result).toEqual({ status: 130, stdout: '', stderr: '' });
+    // A sync updates the generation in place: the handbook still reads, and is stale.
+    expect(openHandbook(repo).summary.files).toBe(200);
+    expect(handbook(['status', repo]).code).toBe(5);
+    expect(handbook(['sync', repo, '--no-progress']).code).toBe(0);
+    expect(handbook(['status', repo]).code).toBe(0);
+  }, LONG);
+});
