@@ -35,6 +35,7 @@ import { exitOnBrokenPipe } from './broken-pipe.js';
 import { EXIT, exitCodeFor, exitCodeForTask } from './exit-codes.js';
 import { formatPlan, formatRunEvent, formatRunResult } from './format-run.js';
 import { formatAsk, formatStatus, formatSync, formatNeighbours, formatOverview, formatRegister, formatSlot, formatStage, formatSummary, formatUnit, formatWatchEvent } from './format.js';
+import { assertWritableFile } from './output-file.js';
 import { createProgressReporter } from './progress.js';
 import { abortOnStop, closeOnStop } from './stop-signals.js';
 import { describeSystemError } from './system-errors.js';
@@ -325,6 +326,7 @@ export function createProgram(): Command {
     .option('--json', 'print the plan as JSON on stdout')
     .action(async (request: string, raw: unknown) => {
       const options = parseOptions(planOptionsSchema, raw);
+      if (options.out) assertWritableFile('--out', options.out);
       const database = options.db ? { database: options.db } : {};
       const { plan, files } = parseModelSpec(options.model).provider === 'offline' ? await planRequest(options.repo, request, database) : await planWithModel(options.repo, request, { model: options.model, ...database });
       if (options.out) writeFileSync(options.out, `${JSON.stringify(plan, null, 2)}\n`);

@@ -96,6 +96,23 @@ describe('handbook plan and apply', () => {
     expect([missing.code, missing.stderr.trim()]).toEqual([2, expect.stringMatching(/^handbook: no plan plan-nope/)]);
   });
 
+  it('refuses a --out it cannot write before planning: one line, exit 2, no plan saved', () => {
+    const repo = copyOfTaskFixture();
+    expect(handbook(['build', repo, '--no-progress']).code).toBe(0);
+    const plans = path.join(repo, '.handbook', 'plans');
+    const cases: Array<[string, RegExp]> = [
+      [path.join(scratchDirectory(), 'missing', 'plan.json'), /^handbook: --out \S+plan\.json: there is no folder \S+missing \(create the folder first/],
+      [scratchDirectory(), /^handbook: --out \S+: a folder, not a file \(name a file to write\)$/],
+      [path.join(repo, 'package.json', 'plan.json'), /^handbook: --out \S+: there is no folder \S+package\.json /],
+    ];
+    for (const [out, message] of cases) {
+      const result = handbook(['plan', 'mask secrets in every capture path', '--repo', repo, '--out', out]);
+      expect({ code: result.code, stderr: result.stderr.trim() }).toEqual({ code: 2, stderr: expect.stringMatching(message) });
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    }
+    expect(existsSync(plans) ? readdirSync(plans) : []).toEqual([]);
+  });
+
   it('an apply refused on its input (model, key, policy) says so in one line, exit 2, and leaves no run folder behind', () => {
     const repo = copyOfTaskFixture();
     expect(handbook(['build', repo, '--no-progress']).code).toBe(0);

@@ -1,0 +1,30 @@
+import { accessSync, constants, statSync, type Stats } from 'node:fs';
+import path from 'node:path';
+import { HandbookError } from '../errors.js';
+
+function statOrUndefined(file: string): Stats | undefined {
+  try {
+    return statSync(file, { throwIfNoEntry: false });
+  } catch {
+    // A part of the path is a file (ENOTDIR): nothing can be written there.
+    return undefined;
+  }
+}
+
+/**
+ * Refuses a file named by an option that cannot be written, before the work whose result goes
+ * there: a plan that cannot be saved where asked is refused before it is made and stored, not
+ * after.
+ */
+export function assertWritableFile(option: string, file: string): void {
+  const absolute = path.resolve(file);
+  const stats = statOrUndefined(absolute);
+  if (stats?.isDirectory()) throw new HandbookError('INVALID_INPUT', `${option} ${file}: a folder, not a file`, 'name a file to write');
+  const folder = path.dirname(absolute);
+  if (!statOrUndefined(folder)?.isDirectory()) throw new HandbookError('INVALID_INPUT', `${option} ${file}: there is no folder ${folder}`, 'create the folder first, or name a file in one that exists');
+  try {
+    accessSync(stats ? absolute : folder, constants.W_OK);
+  } catch {
+    throw new HandbookError('INVALID_INPUT', `${option} ${file}: not writable`, 'name a file you may write');
+  }
+}
