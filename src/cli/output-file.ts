@@ -1,6 +1,6 @@
 import { accessSync, constants, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import { HandbookError } from '../errors.js';
+import { HandbookError } from '../index.js';
 
 function statOrUndefined(file: string): Stats | undefined {
   try {
