@@ -4,8 +4,9 @@ import { HandbookError } from '../errors.js';
 import type { ChatProvider } from '../llm/chat-types.js';
 import type { CreateProviderOptions } from '../llm/create-provider.js';
 import { loadSkeleton } from '../organize/skeleton.js';
-import { assertHandbookOf, recordedRootAt } from '../store/handbook-repository.js';
-import { assertHandbookDatabaseFile, databasePathFor, openDatabase } from '../store/open-database.js';
+import { currentGeneration } from '../store/generations.js';
+import { assertHandbookOf } from '../store/handbook-repository.js';
+import { databasePathFor, openDatabase, peekHandbookFile } from '../store/open-database.js';
 import type { BuildSummary } from './build-summary.js';
 import { currentCommit } from './git-commit.js';
 import type { HandbookSettings } from './handbook-settings.js';
@@ -48,8 +49,7 @@ export async function buildHandbook(root: string, options: BuildOptions = {}): P
     throw new HandbookError('INVALID_INPUT', `maxFileBytes must be a positive whole number of bytes, not ${options.maxFileBytes}`, 'pass a size such as 1000000');
   const databasePath = databasePathFor(absoluteRoot, options.database);
   // Before any work: a build would write into another application's database, or replace another repository's handbook.
-  assertHandbookDatabaseFile(databasePath);
-  const builtFor = recordedRootAt(databasePath);
+  const builtFor = peekHandbookFile(databasePath, (database) => currentGeneration(database)?.root);
   if (builtFor !== undefined) assertHandbookOf(absoluteRoot, databasePath, builtFor);
   const skeleton = loadSkeleton(options.skeleton);
   const model = options.model ?? 'offline';

@@ -1,6 +1,5 @@
 import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { HandbookError } from '../errors.js';
 import { DEFAULT_DATABASE_PATH } from './open-database.js';
 
@@ -36,31 +35,5 @@ function sameFolder(a: string, b: string): boolean {
     return realpathSync(a) === realpathSync(b);
   } catch {
     return false;
-  }
-}
-
-/**
- * The root the database's current handbook was built for, read without creating or migrating
- * anything: what a build checks before its analysis, which can take minutes. Undefined when
- * there is no database, no complete handbook in it, or nothing readable; opening it for the
- * write reports what is wrong.
- */
-export function recordedRootAt(file: string): string | undefined {
-  if (!existsSync(file)) return undefined;
-  let database: Database.Database;
-  try {
-    database = new Database(file, { readonly: true, fileMustExist: true });
-  } catch {
-    return undefined;
-  }
-  try {
-    const row = database
-      .prepare("SELECT generations.root FROM meta JOIN generations ON generations.id = CAST(meta.value AS INTEGER) WHERE meta.key = 'current_generation' AND generations.status = 'complete'")
-      .get() as { root: string } | undefined;
-    return row?.root;
-  } catch {
-    return undefined;
-  } finally {
-    database.close();
   }
 }

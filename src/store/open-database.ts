@@ -51,12 +51,13 @@ function identify(database: HandbookDatabase, file: string): Exclude<DatabaseKin
 }
 
 /**
- * Refuses, without writing, a file at the database path that is not a handbook database: what a
- * build checks before its analysis, which can take minutes. A missing file or a folder passes;
- * opening it for the write reports those.
+ * Reads an existing database file without writing to it, for what a build checks before its
+ * analysis, which can take minutes. A file that is not a handbook database is refused. A missing
+ * file, a folder, an empty database or a read that fails gives undefined: opening the database
+ * for the write reports what is wrong.
  */
-export function assertHandbookDatabaseFile(file: string): void {
-  if (!statSync(file, { throwIfNoEntry: false })?.isFile()) return;
+export function peekHandbookFile<T>(file: string, read: (database: HandbookDatabase) => T): T | undefined {
+  if (!statSync(file, { throwIfNoEntry: false })?.isFile()) return undefined;
   let database: HandbookDatabase;
   try {
     database = new Database(file, { readonly: true, fileMustExist: true });
@@ -64,7 +65,12 @@ export function assertHandbookDatabaseFile(file: string): void {
     throw unreadable(file, error);
   }
   try {
-    identify(database, file);
+    if (identify(database, file) === 'empty') return undefined;
+    try {
+      return read(database);
+    } catch {
+      return undefined;
+    }
   } finally {
     database.close();
   }

@@ -7,6 +7,7 @@ import { syncHandbook } from '../../src/api/live-handbook.js';
 import { discoverFiles } from '../../src/analyze/discover-files.js';
 import { HandbookError } from '../../src/errors.js';
 import { scratchDirectory } from '../helpers/paths.js';
+import { refusal } from '../helpers/refusal.js';
 
 function repoWith(files: Record<string, string | Buffer>): string {
   const root = scratchDirectory();
@@ -66,7 +67,7 @@ describe('bad input to analysis', () => {
 
   it('refuses a bad --include before any work: build creates no database', async () => {
     const root = repoWith({ 'src/a.ts': 'export const a = 1;' });
-    const error = await buildHandbook(root, { include: ['nosuchdir'] }).then(() => undefined, (thrown: unknown) => thrown);
+    const error = await refusal(() => buildHandbook(root, { include: ['nosuchdir'] }));
     expect(error).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/^--include nosuchdir: no such folder/) });
     expect(existsSync(path.join(root, '.handbook'))).toBe(false);
   });
@@ -74,7 +75,7 @@ describe('bad input to analysis', () => {
   it('refuses a size cap that is not a positive whole number from the library too, before any work', async () => {
     const root = repoWith({ 'src/a.ts': 'export const a = 1;' });
     for (const maxFileBytes of [0, -5, 1.5, Number.NaN]) {
-      const error = await buildHandbook(root, { maxFileBytes }).then(() => undefined, (thrown: unknown) => thrown);
+      const error = await refusal(() => buildHandbook(root, { maxFileBytes }));
       expect(error).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/^maxFileBytes must be a positive whole number/) });
     }
     expect(existsSync(path.join(root, '.handbook'))).toBe(false);
@@ -84,7 +85,7 @@ describe('bad input to analysis', () => {
     const root = repoWith({ 'src/a.ts': 'export const a = 1;', 'lib/b.ts': 'export const b = 1;' });
     await buildHandbook(root, { include: ['src', 'lib'] });
     rmSync(path.join(root, 'lib'), { recursive: true });
-    const error = await syncHandbook(root).then(() => undefined, (thrown: unknown) => thrown);
+    const error = await refusal(() => syncHandbook(root));
     expect(error).toMatchObject({ code: 'INVALID_INPUT', message: `--include lib: no such folder in ${root}`, hint: expect.stringMatching(/run `handbook build` again/) });
   });
 

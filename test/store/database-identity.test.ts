@@ -2,20 +2,11 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { askHandbook, buildHandbook, handbookStatus, HandbookError, openHandbook, syncHandbook } from '../../src/index.js';
+import { askHandbook, buildHandbook, handbookStatus, openHandbook, syncHandbook } from '../../src/index.js';
 import { HANDBOOK_APPLICATION_ID } from '../../src/store/database-identity.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../src/store/schema.js';
 import { copyOfFixture, scratchDirectory } from '../helpers/paths.js';
-
-async function refusal(action: () => unknown): Promise<HandbookError> {
-  try {
-    await action();
-  } catch (error) {
-    if (HandbookError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a HandbookError');
-}
+import { refusal } from '../helpers/refusal.js';
 
 function pragmas(file: string): { applicationId: number; version: number } {
   const connection = new Database(file, { readonly: true });

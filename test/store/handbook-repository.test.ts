@@ -2,18 +2,9 @@ import { renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { askHandbook, buildHandbook, handbookStatus, HandbookError, openHandbook, syncHandbook } from '../../src/index.js';
+import { askHandbook, buildHandbook, handbookStatus, openHandbook, syncHandbook } from '../../src/index.js';
 import { copyOfFixture, scratchDirectory } from '../helpers/paths.js';
-
-async function refusal(action: () => unknown): Promise<HandbookError> {
-  try {
-    await action();
-  } catch (error) {
-    if (HandbookError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a HandbookError');
-}
+import { refusal } from '../helpers/refusal.js';
 
 function recordedRoot(database: string): string {
   const connection = new Database(database, { readonly: true });
