@@ -113,14 +113,14 @@ export class ProgramGraph {
 
   /** Edges leaving a unit (calls, references, reads, writes, ...), optionally of one kind. */
   outEdges(id: string, kind?: EdgeKind): readonly Edge[] {
-    const edges = this.outgoing.get(id) ?? [];
-    return kind ? edges.filter((edge) => edge.kind === kind) : edges;
+    if (kind) return this.adjacencyOf(kind).outgoing.get(id) ?? [];
+    return this.outgoing.get(id) ?? [];
   }
 
   /** Edges arriving at a unit or slot, optionally of one kind. */
   inEdges(id: string, kind?: EdgeKind): readonly Edge[] {
-    const edges = this.incoming.get(id) ?? [];
-    return kind ? edges.filter((edge) => edge.kind === kind) : edges;
+    if (kind) return this.adjacencyOf(kind).incoming.get(id) ?? [];
+    return this.incoming.get(id) ?? [];
   }
 
   get units(): readonly Unit[] {

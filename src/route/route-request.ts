@@ -263,17 +263,18 @@ function siblingsOf(graph: ProgramGraph, id: string): string[] {
 
 /** Classes that implement or extend what this class implements or extends. */
 function siblingClasses(graph: ProgramGraph, classId: string): string[] {
+  const heritageKinds = ['implements', 'extends'] as const;
   const found = new Set<string>();
-  for (const kind of ['implements', 'extends'] as const) {
+  for (const kind of heritageKinds) {
     for (const contract of graph.outEdges(classId, kind)) {
-      for (const implementer of graph.inEdges(contract.to)) {
-        if ((implementer.kind === 'implements' || implementer.kind === 'extends') && implementer.from !== classId) found.add(implementer.from);
+      for (const heritage of heritageKinds) {
+        for (const implementer of graph.inEdges(contract.to, heritage)) if (implementer.from !== classId) found.add(implementer.from);
       }
       // The contract itself, when it is a class or interface of the repository, is part of the family.
       found.add(contract.to);
     }
   }
-  for (const implementer of graph.inEdges(classId)) if (implementer.kind === 'implements' || implementer.kind === 'extends') found.add(implementer.from);
+  for (const heritage of heritageKinds) for (const implementer of graph.inEdges(classId, heritage)) found.add(implementer.from);
   return [...found].sort();
 }
 

@@ -29,12 +29,16 @@ describe('the routing snapshot beside the database', () => {
     expect(readFileSync(snapshot).length).toBeGreaterThan(1_000);
   });
 
-  it('gives from the snapshot the register and the stage coupling the store gives', async () => {
+  it('gives from the snapshot the graph, the register and the stage coupling the store gives', async () => {
     const repo = copyOfFixture();
     const database = path.join(scratchDirectory(), 'handbook.db');
     await buildHandbook(repo, { database });
     const fromStore = openRoutingHandbook(repo, { database, edgeKinds: ROUTED_EDGE_KINDS });
     const fromSnapshot = openRoutingHandbook(repo, { database, edgeKinds: ROUTED_EDGE_KINDS });
+    // Edges are stored as flat arrays: every kind, end, line and dispatch mark comes back as it was.
+    const edges = fromStore.handbook.graph.toData().edges;
+    expect(edges.some((edge) => edge.via === 'dispatch') && edges.some((edge) => edge.lines.length > 1)).toBe(true);
+    expect(fromSnapshot.handbook.graph.toData()).toEqual(fromStore.handbook.graph.toData());
     expect(fromSnapshot.stageCoupling).toEqual(fromStore.stageCoupling);
     expect(fromSnapshot.stageCoupling.length).toBeGreaterThan(0);
     expect(fromSnapshot.handbook.register).toEqual(openHandbook(repo, { database, edgeKinds: ROUTED_EDGE_KINDS }).register);
