@@ -6,6 +6,24 @@ import { terms } from '../text/identifier-words.js';
 const FIELDS = { name: 3, owner: 2, fileName: 1.5, directory: 1, doc: 1, signature: 0.7, words: 0.5, literals: 0.4 } as const;
 const K1 = 1.2;
 const B = 0.5;
+/** Files and folders are scored as plain BM25 documents, with the usual length normalization. */
+const CONTAINER_B = 0.75;
+
+/** What holds a unit, for judging it by its surroundings: its file, or its file's folder. */
+export type Container = 'file' | 'folder';
+
+interface Containers {
+  names: string[];
+  /** Per document, the index of its container in `names`. */
+  of: Int32Array;
+  length: Float64Array;
+  averageLength: number;
+}
+
+/** A file's folder is its path up to the last slash; a file at the root is in the folder ''. */
+export function containerOf(container: Container, file: string): string {
+  return container === 'file' ? file : file.slice(0, Math.max(0, file.lastIndexOf('/')));
+}
 
 const termsOf = terms;
 
@@ -158,6 +176,7 @@ export function packSearchIndex(units: readonly Unit[], stored: ReadonlyMap<stri
 export class UnitSearchIndex {
   private readonly termIds = new Map<string, number>();
   private readonly averageLength: number;
+  private readonly containers = new Map<Container, Containers>();
 
   /** `units` are the packed index's documents, in its order. */
   constructor(private readonly units: readonly Unit[], private readonly packed: PackedSearchIndex) {
@@ -264,6 +283,64 @@ export class UnitSearchIndex {
     }
     for (let position = 0; position < total; position += 1) scores[position]! *= (coverage[position]! / allWeight) ** exponent;
     return scores;
+  }
+
+  /**
+   * BM25 of each file (or folder) for the given terms, a file being the units it holds and a
+   * word counting once per unit that has it, scaled to the best one's 1 (those that match nothing
+   * are absent). A unit is judged by where it stands too: a helper named for a detail sits in the
+   * file, and the folder, that is about the behaviour, whose other units say so.
+   */
+  containerRelevance(container: Container, terms: Iterable<string>): Map<string, number> {
+    const containers = this.containersOf(container);
+    const { postingStart, postingDocument } = this.packed;
+    const scores = new Float64Array(containers.names.length);
+    const counts = new Int32Array(containers.names.length);
+    for (const term of new Set(terms)) {
+      const id = this.termIds.get(term);
+      if (id === undefined) continue;
+      const touched: number[] = [];
+      for (let at = postingStart[id]!; at < postingStart[id + 1]!; at += 1) {
+        const holder = containers.of[postingDocument[at]!]!;
+        if (counts[holder] === 0) touched.push(holder);
+        counts[holder]! += 1;
+      }
+      const idf = inverseDocumentFrequency(containers.names.length, touched.length);
+      for (const holder of touched) {
+        const frequency = counts[holder]!;
+        scores[holder]! += idf * ((frequency * (K1 + 1)) / (frequency + K1 * (1 - CONTAINER_B + (CONTAINER_B * containers.length[holder]!) / containers.averageLength)));
+        counts[holder] = 0;
+      }
+    }
+    let best = 0;
+    for (const value of scores) best = Math.max(best, value);
+    const relevance = new Map<string, number>();
+    if (best === 0) return relevance;
+    scores.forEach((value, holder) => {
+      if (value > 0) relevance.set(containers.names[holder]!, value / best);
+    });
+    return relevance;
+  }
+
+  /** Each document's file or folder, and each one's length: the words of its units, each unit counting a word once. */
+  private containersOf(container: Container): Containers {
+    const known = this.containers.get(container);
+    if (known) return known;
+    const ids = new Map<string, number>();
+    const of = new Int32Array(this.units.length);
+    this.units.forEach((unit, position) => {
+      const name = containerOf(container, unit.file);
+      let id = ids.get(name);
+      if (id === undefined) ids.set(name, (id = ids.size));
+      of[position] = id;
+    });
+    const length = new Float64Array(ids.size);
+    for (const position of this.packed.postingDocument) length[of[position]!]! += 1;
+    let total = 0;
+    for (const value of length) total += value;
+    const containers = { names: [...ids.keys()], of, length, averageLength: total / Math.max(1, ids.size) };
+    this.containers.set(container, containers);
+    return containers;
   }
 
   /**

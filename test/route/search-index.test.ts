@@ -90,6 +90,27 @@ class ReferenceIndex {
     return found.slice(0, count).map(([term, weight]) => [term, weight / found[0]![1]]);
   }
 
+  /** BM25 of files (or folders: any grouping of documents), a file being its documents and a word counting once per document that has it, scaled to the best file's 1. */
+  fileRelevance(files: readonly string[], terms: readonly string[]): Map<string, number> {
+    const names = [...new Set(files)];
+    const inFile = (name: string, term: string) => this.documents.filter((document, position) => files[position] === name && document.weights.has(term)).length;
+    const lengthOf = (name: string) => this.documents.reduce((sum, document, position) => sum + (files[position] === name ? document.weights.size : 0), 0);
+    const average = names.reduce((sum, name) => sum + lengthOf(name), 0) / names.length;
+    const scores = names.map((name) => {
+      let sum = 0;
+      for (const term of new Set(terms)) {
+        const frequency = inFile(name, term);
+        if (frequency === 0) continue;
+        const matching = names.filter((other) => inFile(other, term) > 0).length;
+        const idf = Math.log(1 + (names.length - matching + 0.5) / (matching + 0.5));
+        sum += idf * ((frequency * (K1 + 1)) / (frequency + K1 * (1 - 0.75 + (0.75 * lengthOf(name)) / average)));
+      }
+      return sum;
+    });
+    const best = Math.max(0, ...scores);
+    return new Map(names.flatMap((name, at) => (scores[at]! > 0 ? [[name, scores[at]! / best] as [string, number]] : [])));
+  }
+
   companions(term: string, limit: number): string[] {
     const withTerm = this.documents.filter((document) => document.names.has(term) || document.docs.has(term));
     if (withTerm.length < 2) return [];
@@ -178,6 +199,36 @@ describe('the packed search index', () => {
     expect(terms).not.toContain('delay');
     expect(terms).not.toContain('retry');
     expect(index.feedbackTerms(new Float64Array(units.length), { documents: 3, count: 5, exclude: new Set() })).toEqual([]);
+  });
+
+  it('scores files and folders as the reference does, each unit counting a word once', () => {
+    const paths = ['src/a.ts', 'src/b.ts', 'lib/c.ts', 'lib/deep/d.ts', 'e.ts'];
+    fc.assert(
+      fc.property(fc.array(fc.tuple(termsArbitrary, fc.constantFrom(...paths)), { minLength: 1, maxLength: 25 }), fc.uniqueArray(fc.constantFrom(...vocabulary, 'absent'), { maxLength: 4 }), (entries, query) => {
+        const units = entries.map(([, file], position) => ({ ...unitNamed(position), file }));
+        const terms = entries.map(([entry]) => entry);
+        const index = new UnitSearchIndex(units, packSearchIndex(units, new Map(units.map((unit, position) => [unit.id, terms[position]!]))));
+        const folderOf = (file: string) => ({ 'src/a.ts': 'src', 'src/b.ts': 'src', 'lib/c.ts': 'lib', 'lib/deep/d.ts': 'lib/deep', 'e.ts': '' })[file]!;
+        for (const [container, groupOf] of [['file', (file: string) => file], ['folder', folderOf]] as const) {
+          const found = index.containerRelevance(container, query);
+          const expected = new ReferenceIndex(terms).fileRelevance(units.map((unit) => groupOf(unit.file)), query);
+          expect([...found.keys()].sort()).toEqual([...expected.keys()].sort());
+          for (const [name, value] of expected) expect(found.get(name)).toBeCloseTo(value, 9);
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('ranks the file whose units are about a word above a file where one unit mentions it', () => {
+    const unit = (position: number, file: string, words: string) => ({ ...unitNamed(position), file, words });
+    const units = [unit(0, 'src/retry.ts', 'retry delay'), unit(1, 'src/retry.ts', 'retry attempt'), unit(2, 'src/retry.ts', 'retry jitter'), unit(3, 'src/chat.ts', 'retry send'), unit(4, 'src/chat.ts', 'send stream'), unit(5, 'src/ui.ts', 'render')];
+    const relevance = new UnitSearchIndex(units, packSearchIndex(units)).containerRelevance('file', ['retry', 'retry']);
+    expect(relevance.get('src/retry.ts')).toBe(1);
+    expect(relevance.get('src/chat.ts')).toBeGreaterThan(0);
+    expect(relevance.get('src/chat.ts')).toBeLessThan(1);
+    expect(relevance.has('src/ui.ts')).toBe(false);
+    expect(new UnitSearchIndex(units, packSearchIndex(units)).containerRelevance('file', ['absent']).size).toBe(0);
   });
 
   it('computes the terms of a unit the build did not store', () => {

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import type { Unit } from '../../src/graph/model.js';
+import { ProgramGraph } from '../../src/graph/program-graph.js';
+import type { OrganizedHandbook } from '../../src/organize/model.js';
+import { parseRequest } from '../../src/route/request-terms.js';
+import { routeRequest } from '../../src/route/route-request.js';
+import { packSearchIndex, UnitSearchIndex } from '../../src/route/search-index.js';
+
+function unit(file: string, symbol: string, words: string): Unit {
+  return { id: `${file}#${symbol}`, kind: 'function', file, symbol, startLine: 1, endLine: 2, signature: '', doc: '', exported: true, hash: '0', literals: '', words, parent: file };
+}
+
+/** No stages and no edges: what is left to rank by is the units' words and their files'. */
+function route(units: Unit[], request: string): string[] {
+  const files = [...new Set(units.map((each) => each.file))];
+  const graph = new ProgramGraph({
+    files: files.map((file) => ({ path: file, hash: '0', lines: 10 })) as never,
+    units: [...files.map((file) => ({ ...unit(file, '', ''), id: file, kind: 'file' as const, parent: undefined })), ...units],
+    edges: [],
+    slots: [],
+    unresolved: [],
+  });
+  const organized = { stager: 'offline', stages: [], unassigned: [], overview: { title: '', summary: '', stages: [] } } as unknown as OrganizedHandbook;
+  const code = graph.codeUnits();
+  return routeRequest(parseRequest(request), graph, organized, [], new UnitSearchIndex(code, packSearchIndex(code))).locations.map((location) => location.unit.symbol);
+}
+
+describe('a location judged by its file and folder too', () => {
+  it('ranks a match in the file whose other units are about the request above an equal match in a file about something else', () => {
+    const units = [
+      unit('src/a-chat.ts', 'hold', 'retry wait'),
+      unit('src/a-chat.ts', 'send', 'send stream'),
+      unit('src/a-chat.ts', 'render', 'render frame'),
+      unit('src/z-pacing.ts', 'pause', 'retry wait'),
+      unit('src/z-pacing.ts', 'jitter', 'retry jitter'),
+      unit('src/z-pacing.ts', 'ceiling', 'retry ceiling'),
+    ];
+    // A cross-cutting request learns no words from its best matches, which here would do the same through the file's name.
+    const order = route(units, 'retry wait everywhere');
+    expect(order.indexOf('pause')).toBeLessThan(order.indexOf('hold'));
+    // The same two units alone in their files tie, and the tie goes by id.
+    expect(route([units[0]!, units[3]!], 'retry wait everywhere')).toEqual(['hold', 'pause']);
+  });
+
+  it('ranks a match in the folder whose other files are about the request above an equal match in a folder about something else', () => {
+    const units = [
+      unit('a/chat/hold.ts', 'hold', 'retry wait'),
+      unit('a/chat/send.ts', 'send', 'send stream'),
+      unit('z/pacing/pause.ts', 'pause', 'retry wait'),
+      unit('z/pacing/jitter.ts', 'jitter', 'retry jitter'),
+    ];
+    const order = route(units, 'retry wait everywhere');
+    expect(order.indexOf('pause')).toBeLessThan(order.indexOf('hold'));
+    expect(route([units[0]!, units[2]!], 'retry wait everywhere')).toEqual(['hold', 'pause']);
+  });
+});
