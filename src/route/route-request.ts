@@ -4,6 +4,7 @@ import type { OrganizedHandbook } from '../organize/model.js';
 import type { ParsedRequest } from './request-terms.js';
 import { containerOf, type UnitSearchIndex } from './search-index.js';
 import { shortName } from '../graph/unit-name.js';
+import { splitWords } from '../text/identifier-words.js';
 
 /** Tuning of the router, in one place. */
 const ROUTING = {
@@ -174,6 +175,7 @@ export function routeRequest(
   };
   const seeds = [...score].sort((a, b) => b[1].value - a[1].value || (a[0] < b[0] ? -1 : 1)).slice(0, ROUTING.seeds);
   trace.seeds = seeds.map(([id]) => id);
+  let families: Map<string, string[]> | undefined;
   for (const [id, { value }] of seeds) {
     const name = shortName(id);
     for (const callee of graph.callees(id)) {
@@ -189,6 +191,12 @@ export function routeRequest(
       if (!positionOf.has(sibling)) continue;
       const factor = request.crossCutting ? ROUTING.sibling * 1.5 : ROUTING.sibling * relevance(sibling);
       offer(sibling, value * factor, `${name} ↔ sibling implementation ${shortName(sibling)}`);
+    }
+    // A family by name counts as siblings only where the request asks for every member.
+    if (request.crossCutting) {
+      for (const namesake of namesakesOf(graph, id, (families ??= nameFamilies(index)))) {
+        if (positionOf.has(namesake)) offer(namesake, value * ROUTING.sibling * 1.5, `${name} ↔ named alike ${shortName(namesake)}`);
+      }
     }
     for (const slot of slotsTouched(graph, id)) {
       for (const access of [...graph.writers(slot), ...graph.readers(slot)]) {
@@ -271,6 +279,46 @@ function siblingsOf(graph: ProgramGraph, id: string): string[] {
     for (const other of passed) if (other !== id) siblings.add(other);
   }
   return [...siblings].sort();
+}
+
+/** A family is this many units at most: more share a name's first and last word by chance (get…Path). */
+const FAMILY_LIMIT = 12;
+
+/**
+ * The family a unit's name puts it in, if any: its kind, where it stands (its folder, or its
+ * class for a method), and the first and last words of a name of two words or more.
+ */
+function familyKey(unit: Unit): string | undefined {
+  if (unit.kind !== 'function' && unit.kind !== 'class' && unit.kind !== 'method') return undefined;
+  const words = splitWords(unit.symbol.slice(unit.symbol.lastIndexOf('.') + 1));
+  if (words.length < 2) return undefined;
+  const place = unit.kind === 'method' ? unit.parent ?? '' : containerOf('folder', unit.file);
+  return [unit.kind, place, words[0], words[words.length - 1]].join('\u0000');
+}
+
+function nameFamilies(index: UnitSearchIndex): Map<string, string[]> {
+  const families = new Map<string, string[]>();
+  for (let position = 0; position < index.size; position += 1) {
+    const unit = index.unitAt(position);
+    const key = familyKey(unit);
+    if (!key) continue;
+    const members = families.get(key);
+    if (members) members.push(unit.id);
+    else families.set(key, [unit.id]);
+  }
+  return families;
+}
+
+/**
+ * Units named as one family with this one (createFilesystemMiddleware, createMemoryMiddleware in
+ * one folder): a cross-cutting request ("every layer") wants each member, and its words match
+ * the members unevenly.
+ */
+function namesakesOf(graph: ProgramGraph, id: string, families: ReadonlyMap<string, readonly string[]>): string[] {
+  const unit = graph.getUnit(id);
+  const key = unit && familyKey(unit);
+  const members = key ? families.get(key) ?? [] : [];
+  return members.length > FAMILY_LIMIT ? [] : members.filter((member) => member !== id);
 }
 
 /** Classes that implement or extend what this class implements or extends. */

@@ -54,3 +54,24 @@ describe('a location judged by its file and folder too', () => {
     expect(route([units[0]!, units[2]!], 'retry wait everywhere')).toEqual(['hold', 'pause']);
   });
 });
+
+describe('a cross-cutting request and a family of units named alike', () => {
+  const family = (names: string[]) => names.map((name, at) => unit(`src/steps/${name}.ts`, name, at === 0 ? 'inject guidance' : 'push entry'));
+
+  it('brings every member of the family of a unit it matches, named alike in one folder', () => {
+    const units = family(['makeAuditStep', 'makeMemoryStep', 'makeCacheStep']);
+    const every = route(units, 'every place that injects guidance');
+    expect(every).toEqual(expect.arrayContaining(['makeAuditStep', 'makeMemoryStep', 'makeCacheStep']));
+    expect(every[0]).toBe('makeAuditStep');
+    // Asked for one place, the family stays out.
+    expect(route(units, 'where is guidance injected?')).toEqual(['makeAuditStep']);
+  });
+
+  it('leaves out a family too large to be one by design, and names in another folder', () => {
+    const large = family(Array.from({ length: 14 }, (_, at) => `make${String.fromCharCode(65 + at)}xStep`));
+    expect(route(large, 'every place that injects guidance')).toEqual(['makeAxStep']);
+    const apart = [...family(['makeAuditStep']), unit('src/other/makeMemoryStep.ts', 'makeMemoryStep', 'push entry')];
+    expect(route(apart, 'every place that injects guidance')).toEqual(['makeAuditStep']);
+  });
+});
+
