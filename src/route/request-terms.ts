@@ -10,6 +10,13 @@ const REQUEST_WORDS = new Set(
     'know knows figure figures realize realizes itself themselves whether').split(' ').map(stem),
 );
 
+/**
+ * How a request names the harness itself ("where does the agent wait and try again?"): the whole
+ * system, so no place in particular. "A helper agent", "subagents" and "agent-to-agent" name
+ * parts of it and stay; so would "the agent loop", which loses "agent" here and keeps "loop".
+ */
+const THE_SYSTEM = /\bthe (agent|harness)('s)?\b(?!-)/gi;
+
 const CROSS_CUTTING = /\b(every|all|each|both|everywhere|wherever|whichever|any|across)\b/i;
 
 export interface ParsedRequest {
@@ -29,7 +36,7 @@ const AMBIGUOUS_SYNONYM_WEIGHT = 0.2;
 export function parseRequest(text: string): ParsedRequest {
   const terms = new Map<string, number>();
   const groups = new Map<string, string>();
-  const own = splitWords(text).filter((word) => !isStopWord(word)).map(stem).filter((term) => !REQUEST_WORDS.has(term) && term.length > 1);
+  const own = splitWords(text.replace(THE_SYSTEM, ' ')).filter((word) => !isStopWord(word)).map(stem).filter((term) => !REQUEST_WORDS.has(term) && term.length > 1);
   for (const term of own) {
     terms.set(term, 1);
     groups.set(term, term);
