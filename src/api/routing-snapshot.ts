@@ -3,10 +3,10 @@ import v8 from 'node:v8';
 import writeFileAtomic from 'write-file-atomic';
 import { assertRepositoryRoot } from '../analyze/repository-root.js';
 import { shortHash } from '../graph/content-hash.js';
-import { type Edge, EDGE_KINDS, type EdgeKind, type ProgramGraphData } from '../graph/model.js';
+import type { EdgeKind } from '../graph/model.js';
 import { ProgramGraph } from '../graph/program-graph.js';
-import type { OrganizedHandbook, RegisterEntry } from '../organize/model.js';
-import { packSearchIndex, type PackedSearchIndex, parseStoredSearchTerms, UnitSearchIndex } from '../route/search-index.js';
+import type { RegisterEntry } from '../organize/model.js';
+import { packSearchIndex, parseStoredSearchTerms, UnitSearchIndex } from '../route/search-index.js';
 import { registerOfHandbook } from '../organize/state-register.js';
 import { currentGenerationOrThrow, type GenerationInfo } from '../store/generations.js';
 import { assertHandbookOf } from '../store/handbook-repository.js';
@@ -14,35 +14,14 @@ import { databasePathFor, openDatabase } from '../store/open-database.js';
 import { SCHEMA_VERSION } from '../store/schema.js';
 import type { BuildSummary } from './build-summary.js';
 import { type Handbook, openHandbook } from './open-handbook.js';
+import { type PackedHandbook, packHandbook, unpackHandbook } from './packed-snapshot.js';
 
 /** Bump when what the snapshot holds, or how the store's rows are read into it, changes. */
-const SNAPSHOT_FORMAT = 3;
+const SNAPSHOT_FORMAT = 4;
 const KEY_BYTES = 16;
-const VIAS = [undefined, 'direct', 'dispatch'] as const;
-
-/**
- * The graph's edges as flat arrays: tens of thousands of small objects, each with its array of
- * lines, took V8 longer to read back than the rest of the snapshot together.
- */
-interface PackedEdges {
-  /** Every unit or slot an edge starts or ends at; `from` and `to` index it. */
-  ends: string[];
-  from: Int32Array;
-  to: Int32Array;
-  /** Index into EDGE_KINDS. */
-  kind: Uint8Array;
-  /** Index into VIAS. */
-  via: Uint8Array;
-  /** Per edge, where its lines start in `lines` (one more entry than edges). */
-  lineStart: Int32Array;
-  lines: Int32Array;
-}
 
 interface Snapshot {
-  graph: Omit<ProgramGraphData, 'edges'> & { edges: PackedEdges };
-  organized: OrganizedHandbook;
-  /** Flat typed arrays: read back as they were written, where thousands of small objects would cost more than the routing. */
-  index: PackedSearchIndex;
+  handbook: PackedHandbook;
   stageCoupling: string[][];
 }
 
@@ -72,46 +51,9 @@ function snapshotKey(database: string, generation: GenerationInfo, edgeKinds: re
   return shortHash(JSON.stringify([SNAPSHOT_FORMAT, SCHEMA_VERSION, database, generation.id, generation.createdAt, generation.commit, generation.summary, edgeKinds]));
 }
 
-function packEdges(edges: readonly Edge[]): PackedEdges {
-  const endIds = new Map<string, number>();
-  const endOf = (id: string): number => {
-    let at = endIds.get(id);
-    if (at === undefined) endIds.set(id, (at = endIds.size));
-    return at;
-  };
-  const lineStart = new Int32Array(edges.length + 1);
-  const lines: number[] = [];
-  const packed = { from: new Int32Array(edges.length), to: new Int32Array(edges.length), kind: new Uint8Array(edges.length), via: new Uint8Array(edges.length) };
-  edges.forEach((edge, at) => {
-    packed.from[at] = endOf(edge.from);
-    packed.to[at] = endOf(edge.to);
-    packed.kind[at] = EDGE_KINDS.indexOf(edge.kind);
-    packed.via[at] = VIAS.indexOf(edge.via);
-    lines.push(...edge.lines);
-    lineStart[at + 1] = lines.length;
-  });
-  return { ends: [...endIds.keys()], ...packed, lineStart, lines: Int32Array.from(lines) };
-}
-
-function unpackEdges(packed: PackedEdges): Edge[] {
-  const edges: Edge[] = new Array(packed.from.length);
-  for (let at = 0; at < edges.length; at += 1) {
-    const lines: number[] = [];
-    for (let line = packed.lineStart[at]!; line < packed.lineStart[at + 1]!; line += 1) lines.push(packed.lines[line]!);
-    const kind = EDGE_KINDS[packed.kind[at]!];
-    const from = packed.ends[packed.from[at]!];
-    const to = packed.ends[packed.to[at]!];
-    if (kind === undefined || from === undefined || to === undefined) throw new Error('the snapshot has an edge it cannot read');
-    const via = VIAS[packed.via[at]!];
-    edges[at] = via ? { kind, from, to, lines, via } : { kind, from, to, lines };
-  }
-  return edges;
-}
-
 function handbookOf(root: string, database: string, generation: GenerationInfo, snapshot: Snapshot): RoutingHandbook {
-  const graph = new ProgramGraph({ ...snapshot.graph, edges: unpackEdges(snapshot.graph.edges) });
-  const units = snapshot.index.unitIds.map((id) => graph.getUnit(id));
-  if (units.some((unit) => unit === undefined)) throw new Error('the snapshot indexes a unit its graph lacks');
+  const { graph: data, organized, index, documents } = unpackHandbook(snapshot.handbook);
+  const graph = new ProgramGraph(data);
   let register: RegisterEntry[] | undefined;
   const handbook: Handbook = {
     root,
@@ -119,14 +61,14 @@ function handbookOf(root: string, database: string, generation: GenerationInfo, 
     generation,
     summary: generation.summary as BuildSummary,
     graph,
-    organized: snapshot.organized,
+    organized,
     // Routing reads the stage coupling kept in the snapshot; the register itself is built only for a reader that asks.
     get register() {
-      return (register ??= registerOfHandbook(graph, snapshot.organized));
+      return (register ??= registerOfHandbook(graph, organized));
     },
     searchTerms: new Map(),
   };
-  return { handbook, index: new UnitSearchIndex(units as NonNullable<(typeof units)[number]>[], snapshot.index), stageCoupling: snapshot.stageCoupling };
+  return { handbook, index: new UnitSearchIndex(documents, index), stageCoupling: snapshot.stageCoupling };
 }
 
 /**
@@ -168,12 +110,11 @@ export function openRoutingHandbook(root: string, options: { database?: string; 
   const units = handbook.graph.codeUnits();
   const packed = packSearchIndex(units, parseStoredSearchTerms(handbook.searchTerms));
   const stageCoupling = stageCouplingOf(handbook.register);
-  const data = handbook.graph.toData();
-  const snapshot: Snapshot = { graph: { ...data, edges: packEdges(data.edges) }, organized: handbook.organized, index: packed, stageCoupling };
   try {
+    const snapshot: Snapshot = { handbook: packHandbook(handbook.graph.toData(), handbook.organized, packed), stageCoupling };
     writeFileAtomic.sync(file, Buffer.concat([Buffer.from(key, 'latin1'), v8.serialize(snapshot)]));
   } catch {
-    // Only a shortcut is lost.
+    // Only a shortcut is lost: the folder is read-only, or the handbook has what the packed layout cannot hold.
   }
   return { handbook, index: new UnitSearchIndex(units, packed), stageCoupling };
 }
