@@ -17,7 +17,7 @@ import { type Handbook, openHandbook } from './open-handbook.js';
 import { type PackedHandbook, packHandbook, unpackHandbook } from './packed-snapshot.js';
 
 /** Bump when what the snapshot holds, or how the store's rows are read into it, changes. */
-const SNAPSHOT_FORMAT = 4;
+const SNAPSHOT_FORMAT = 5;
 const KEY_BYTES = 16;
 
 interface Snapshot {

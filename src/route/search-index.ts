@@ -97,6 +97,8 @@ export interface PackedSearchIndex {
   postingDocument: Int32Array;
   postingWeight: Float64Array;
   documentLength: Float64Array;
+  /** Per document, how many distinct terms it has (its postings). */
+  documentTerms: Int32Array;
   /** Per document, where its name term ids start in nameTerm (one more entry than documents). */
   nameStart: Int32Array;
   nameTerm: Int32Array;
@@ -118,17 +120,21 @@ export function packSearchIndex(units: readonly Unit[], stored: ReadonlyMap<stri
   const postings: Array<Array<[number, number]>> = [];
   const mentions: number[][] = [];
   const documentLength = new Float64Array(units.length);
+  const documentTerms = new Int32Array(units.length);
   const nameStart = new Int32Array(units.length + 1);
   const nameTerms: number[] = [];
   units.forEach((unit, position) => {
     const terms = stored.get(unit.id) ?? searchTermsOf(unit);
     let length = 0;
+    let postingCount = 0;
     for (const [term, weight] of new Map(terms.weights)) {
       const id = idOf(term);
       (postings[id] ??= []).push([position, weight]);
       length += weight;
+      postingCount += 1;
     }
     documentLength[position] = length;
+    documentTerms[position] = postingCount;
     const named = new Set(terms.names.map(idOf));
     nameTerms.push(...named);
     nameStart[position + 1] = nameTerms.length;
@@ -160,6 +166,7 @@ export function packSearchIndex(units: readonly Unit[], stored: ReadonlyMap<stri
     postingDocument,
     postingWeight,
     documentLength,
+    documentTerms,
     nameStart,
     nameTerm: Int32Array.from(nameTerms),
     mentionStart,
@@ -335,7 +342,9 @@ export class UnitSearchIndex {
       of[position] = id;
     });
     const length = new Float64Array(ids.size);
-    for (const position of this.packed.postingDocument) length[of[position]!]! += 1;
+    this.packed.documentTerms.forEach((count, position) => {
+      length[of[position]!]! += count;
+    });
     let total = 0;
     for (const value of length) total += value;
     const containers = { names: [...ids.keys()], of, length, averageLength: total / Math.max(1, ids.size) };
