@@ -144,7 +144,9 @@ export function formatAsk(result: AskResult): string {
       `  from this repo    ${words('repository')}`,
       `  from best matches ${words('feedback')}`,
       `  stages            ${trace.stages.join(', ') || '-'}${trace.coupledStages.length ? `; coupled through state: ${trace.coupledStages.join(', ')}` : ''}`,
-      `  cross-cutting     ${trace.crossCutting ? 'yes: every caller of a match and every sibling implementation are followed' : 'no'}`,
+      `  files about it    ${trace.files.join(', ') || '-'}`,
+      `  folders about it  ${trace.folders.map((folder) => folder || '(root)').join(', ') || '-'}`,
+      `  cross-cutting     ${trace.crossCutting ? 'yes: every caller of a match, every sibling implementation and every unit named alike are followed' : 'no'}`,
       `  expanded from     ${trace.seeds.slice(0, 5).map(shortName).join(', ')}${trace.seeds.length > 5 ? `, … (${trace.seeds.length})` : ''}`,
     );
   }

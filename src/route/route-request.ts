@@ -61,6 +61,9 @@ export interface RouteTrace {
   coupledStages: string[];
   crossCutting: boolean;
   seeds: string[];
+  /** The files and folders most about the request's own words, best first, that lift the locations they hold. */
+  files: string[];
+  folders: string[];
 }
 
 export interface RoutedLocation {
@@ -125,6 +128,8 @@ export function routeRequest(
     coupledStages: [],
     crossCutting: request.crossCutting,
     seeds: [],
+    files: [],
+    folders: [],
   };
   let maxLexical = 0;
   for (const value of lexical) maxLexical = Math.max(maxLexical, value);
@@ -210,6 +215,8 @@ export function routeRequest(
   const ownWords = [...request.terms].filter(([, weight]) => weight >= 1).map(([term]) => term);
   const fileRelevance = index.containerRelevance('file', ownWords);
   const folderRelevance = index.containerRelevance('folder', ownWords);
+  trace.files = strongest(fileRelevance, TRACED_CONTAINERS);
+  trace.folders = strongest(folderRelevance, TRACED_CONTAINERS);
   const surroundings = (file: string) =>
     (1 + ROUTING.fileEvidence * (fileRelevance.get(file) ?? 0)) * (1 + ROUTING.folderEvidence * (folderRelevance.get(containerOf('folder', file)) ?? 0));
   const ranked = [...score]
@@ -228,6 +235,13 @@ export function routeRequest(
     })
     .sort((a, b) => b.score - a.score || (a.unit.id < b.unit.id ? -1 : 1));
   return { locations: diversify(ranked), trace };
+}
+
+/** How many of the files and folders most about a request `--explain` names. */
+const TRACED_CONTAINERS = 3;
+
+function strongest(relevance: ReadonlyMap<string, number>, count: number): string[] {
+  return [...relevance].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, count).map(([name]) => name);
 }
 
 /**

@@ -101,6 +101,9 @@ describe('handbook CLI', () => {
     const human = handbook(['ask', 'where are secrets masked?', '--repo', repo, '--limit', '5']);
     expect(human.stdout).toMatch(/^security$/m);
     expect(human.stdout).toMatch(/src\/security\/secrets\.ts:27\s+maskSecrets/);
+    const explained = handbook(['ask', 'where are secrets masked?', '--repo', repo, '--limit', '5', '--explain']);
+    expect(explained.stdout).toMatch(/^ {2}files about it {4}src\/security\/secrets\.ts/m);
+    expect(explained.stdout).toMatch(/^ {2}folders about it {2}src\/security/m);
     expectOneLineError(handbook(['ask', '', '--repo', repo]), 2, /the request is empty/);
     expectOneLineError(handbook(['ask', 'x', '--repo', repo, '--limit', '0']), 2, /invalid option --limit/);
   });

@@ -61,7 +61,7 @@ describe('ask on the fixture harness, in a maintainer’s words', () => {
     expect(symbols).toEqual(expect.arrayContaining(['AnthropicProvider.complete', 'OpenAIProvider.complete']));
   });
 
-  it('explains its routing when asked: the words searched, the stages picked, the seeds expanded', async () => {
+  it('explains its routing when asked: the words searched, the stages picked, the seeds expanded, the files and folders about it', async () => {
     const result = await askHandbook(FIXTURE, 'mask secrets in every capture path', { database, limit: 5, explain: true });
     const trace = result.explain!;
     expect(trace.terms).toContainEqual({ term: 'mask', weight: 1, source: 'request' });
@@ -69,6 +69,9 @@ describe('ask on the fixture harness, in a maintainer’s words', () => {
     expect(trace.stages).toContain('security');
     expect(trace.crossCutting).toBe(true);
     expect(trace.seeds).toContain('src/security/secrets.ts#maskSecrets');
+    const masking = (await askHandbook(FIXTURE, 'where are secrets masked?', { database, explain: true })).explain!;
+    expect(masking.files[0]).toBe('src/security/secrets.ts');
+    expect(masking.folders[0]).toBe('src/security');
     expect((await askHandbook(FIXTURE, 'mask secrets', { database })).explain).toBeUndefined();
   });
 
