@@ -111,8 +111,10 @@ const EMPTY_RESOLUTION: FileResolution = { edges: [], unresolved: [], slots: [],
  */
 const ANALYSIS_VERSION = 4;
 
+/** The settings as stored with the analysis; free of absolute paths, so it still matches after the repository moves. */
 function settingsKey(setup: CompilerSetup): string {
-  return JSON.stringify({ analysis: ANALYSIS_VERSION, options: setup.options, tsconfigs: setup.tsconfigs, outDirectories: setup.outDirectories });
+  const options = { ...setup.options, paths: setup.rootRelativePaths };
+  return JSON.stringify({ analysis: ANALYSIS_VERSION, options, tsconfigs: setup.tsconfigs, outDirectories: setup.outDirectories });
 }
 
 /** Why a stored analysis made under `previous` settings cannot be carried forward under `current` ones. */

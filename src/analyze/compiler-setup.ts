@@ -18,7 +18,13 @@ const packageJsonSchema = z
   .passthrough();
 
 export interface CompilerSetup {
+  /** What the program is created with: its `paths` targets are absolute, so they point into the tree where it sits now. */
   options: ts.CompilerOptions;
+  /**
+   * `options.paths` with targets from the root: what settings are compared by, so a repository
+   * moved, copied or reached through a symlink keeps the analysis stored with it.
+   */
+  rootRelativePaths: Record<string, string[]>;
   /** tsconfig files that contributed, from the root. */
   tsconfigs: string[];
   /** Workspace packages found (package name → folder from the root). */
@@ -149,6 +155,7 @@ export function createCompilerSetup(root: string, previous?: CompilerSetup): Com
   };
   const setup: CompilerSetup = {
     options,
+    rootRelativePaths: Object.fromEntries(Object.entries(paths).map(([pattern, targets]) => [pattern, targets.map((target) => toRootRelative(root, target))])),
     tsconfigs: tsconfigs.map((file) => toRootRelative(root, file)),
     workspacePackages,
     outDirectories,

@@ -159,10 +159,12 @@ export class LiveHandbook {
     const project = describeProject(this.root);
     const projectChanged = project.title !== this.project.title || project.description !== this.project.description;
     if (change.added.length + change.modified.length + change.removed.length === 0 && change.fullReason === undefined && !projectChanged) {
-      if (commit !== generation.commit || this.root !== generation.root) setGenerationSource(this.database, generation.id, { root: this.root, commit });
+      // The stored summary names where the tree and the database were at the last write: a repository that moved takes both along.
+      const build: BuildSummary = { ...(generation.summary as BuildSummary), root: this.root, database: this.databasePath, commit };
+      if (commit !== generation.commit || this.root !== generation.root) setGenerationSource(this.database, generation.id, { root: this.root, commit, summary: build });
       return {
         upToDate: true, ...base, entries: { added: 0, removed: 0, changed: 0 }, restaged: 0, generation: generation.id,
-        durationMs: Math.round(performance.now() - started), build: { ...(generation.summary as BuildSummary), commit },
+        durationMs: Math.round(performance.now() - started), build,
       };
     }
 

@@ -380,10 +380,11 @@ export function currentGeneration(database: HandbookDatabase): GenerationInfo | 
 
 /**
  * Records that a generation describes the tree at another commit or root (a sync that found no
- * file changed, of a repository that may have moved with its handbook).
+ * file changed, of a repository that may have moved with its handbook), with the summary that
+ * says so: readers show the summary's root and commit.
  */
-export function setGenerationSource(database: HandbookDatabase, generation: number, source: { root: string; commit: string | null }): void {
-  database.prepare('UPDATE generations SET root = ?, commit_sha = ? WHERE id = ?').run(source.root, source.commit, generation);
+export function setGenerationSource(database: HandbookDatabase, generation: number, source: { root: string; commit: string | null; summary: unknown }): void {
+  database.prepare('UPDATE generations SET root = ?, commit_sha = ?, summary = ? WHERE id = ?').run(source.root, source.commit, JSON.stringify(source.summary), generation);
 }
 
 export function currentGenerationOrThrow(database: HandbookDatabase): GenerationInfo {
