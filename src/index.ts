@@ -31,6 +31,7 @@ export type {
 export { askHandbook, type AskOptions, type AskResult, type AskLocation, MAX_REQUEST_CHARACTERS } from './api/ask-handbook.js';
 export { handbookStatus, type StatusReport } from './api/handbook-status.js';
 export { syncHandbook, LiveHandbook, type SyncOptions, type SyncSummary } from './api/live-handbook.js';
+export type { SkippedFile } from './analyze/discover-files.js';
 export { shortName } from './graph/unit-name.js';
 export {
   watchHandbook,

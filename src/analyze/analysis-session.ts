@@ -8,7 +8,7 @@ import { addFileUnit, collectUnits, createUnitIndex, type UnitIndex } from './co
 import { type CompilerSetup, createCompilerSetup } from './compiler-setup.js';
 import { createProgram, type ModuleResolver, toCompilerPath } from './create-program.js';
 import { annotationOf, declarationDigest, declaredNameOf, EXPORTS_ENTRY, fileOfId, hasInferredType, type DeclarationDigest } from './declaration-digest.js';
-import { discoverFiles, type DiscoveryResult, type FolderListings, RACY_WINDOW_MS } from './discover-files.js';
+import { discoverFiles, type DiscoveryResult, type FolderListings, RACY_WINDOW_MS, type SkippedFile, skipReasonOf } from './discover-files.js';
 import { MergedUnitIndex } from './merged-index.js';
 import { nothingToAnalyze } from './nothing-to-analyze.js';
 import { type KeptPart, keptPart, mergeResolution, type PartialPlan, planPartialResolution } from './partial-resolution.js';
@@ -66,7 +66,10 @@ export interface FileAnalysis {
 export interface AnalysisChange {
   added: string[];
   modified: string[];
+  /** Files the analysis held and no longer does: deleted, or left out now (those are in `skipped` too). */
   removed: string[];
+  /** Of the removed files, those still in the tree that discovery now leaves out (binary, over the size cap, ...), with why. */
+  skipped: SkippedFile[];
   /** Files resolved again: the changed ones and those whose edges could depend on them. */
   resolved: number;
   /** Those files, sorted: with the changed ones, the only files whose part of the graph can differ. */
@@ -250,6 +253,7 @@ export class AnalysisSession {
         bytes = readFileSync(found.absolutePath);
       } catch {
         discovery.skippedFiles.unreadable = (discovery.skippedFiles.unreadable ?? 0) + 1;
+        discovery.skippedPaths.set(found.path, 'unreadable');
         continue;
       }
       const text = decodeSource(bytes);
@@ -403,6 +407,10 @@ export class AnalysisSession {
       added: added.sort(compareText),
       modified: modified.sort(compareText),
       removed: removedBefore.sort(compareText),
+      skipped: removedBefore.flatMap((file) => {
+        const reason = skipReasonOf(discovery, file);
+        return reason ? [{ file, reason }] : [];
+      }),
       resolved: toResolve.size,
       resolvedPaths: [...toResolve].sort(compareText),
       resolvedInPart: partial,

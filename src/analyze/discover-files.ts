@@ -31,10 +31,18 @@ export interface ContentVerdict {
   reason: SkipReason | undefined;
 }
 
+/** A source file the handbook held that is still in the tree but left out now, with why. */
+export interface SkippedFile {
+  file: string;
+  reason: SkipReason;
+}
+
 export interface DiscoveryResult {
   files: DiscoveredFile[];
   skippedFiles: Partial<Record<SkipReason, number>>;
   skippedDirectories: Partial<Record<SkipReason, number>>;
+  /** Each source file and folder counted above, by path from the root: what tells a file left out from a file deleted. */
+  skippedPaths: Map<string, SkipReason>;
   /** Content verdicts by absolute path, for the next discovery of the same tree. */
   verdicts: Map<string, ContentVerdict>;
 }
@@ -122,6 +130,9 @@ function isBuildOutput(directory: string, name: string, explicit: Set<string>, r
   return existsSync(path.join(parent, 'src')) || existsSync(path.join(parent, 'tsconfig.json'));
 }
 
+/** How much of a file's start its content is judged by. */
+const HEAD_BYTES = 8192;
+
 /** Reads the first bytes once to tell binary, generated and minified files from source. */
 function classifyContent(head: Buffer): SkipReason | undefined {
   if (head.includes(0)) return 'binary';
@@ -132,8 +143,22 @@ function classifyContent(head: Buffer): SkipReason | undefined {
   return undefined;
 }
 
-function count(record: Partial<Record<SkipReason, number>>, reason: SkipReason): void {
-  record[reason] = (record[reason] ?? 0) + 1;
+/**
+ * Why discovery would leave out a source file holding these bytes, judged as it judges them; for
+ * readers that hold a file's bytes already and must not treat as code what a sync would drop.
+ */
+export function skipReasonOfBytes(bytes: Buffer, maxFileBytes = DEFAULT_MAX_FILE_BYTES): SkipReason | undefined {
+  if (bytes.length > maxFileBytes) return 'too-large';
+  return classifyContent(bytes.subarray(0, HEAD_BYTES));
+}
+
+/** Why a discovery left out this file, or the folder it lies in; undefined when it did not (the file is gone). */
+export function skipReasonOf(discovery: Pick<DiscoveryResult, 'skippedPaths'>, file: string): SkipReason | undefined {
+  for (let at = file; at !== '.' && at !== ''; at = path.posix.dirname(at)) {
+    const reason = discovery.skippedPaths.get(at);
+    if (reason) return reason;
+  }
+  return undefined;
 }
 
 /**
@@ -146,27 +171,32 @@ export function discoverFiles(root: string, options: DiscoveryOptions = {}): Dis
   const explicitBuildOutput = new Set(options.buildOutputDirectories ?? []);
   const readHead = options.readHead ?? readHeadFromDisk;
   const realRoot = realpathSync(root);
-  const result: DiscoveryResult = { files: [], skippedFiles: {}, skippedDirectories: {}, verdicts: new Map() };
+  const result: DiscoveryResult = { files: [], skippedFiles: {}, skippedDirectories: {}, skippedPaths: new Map(), verdicts: new Map() };
   const visitedDirectories = new Set<string>();
+  const skip = (kind: 'file' | 'folder', relativePath: string, reason: SkipReason): void => {
+    const counts = kind === 'file' ? result.skippedFiles : result.skippedDirectories;
+    counts[reason] = (counts[reason] ?? 0) + 1;
+    result.skippedPaths.set(relativePath, reason);
+  };
 
   const walk = (directory: string, relative: string): void => {
     let stats;
     try {
       stats = statSync(directory);
     } catch {
-      count(result.skippedDirectories, 'unreadable');
+      skip('folder', relative, 'unreadable');
       return;
     }
     // A folder is known by its device and inode, whichever path (or symlink) reaches it: a loop ends at the second visit.
     const identity = `${stats.dev}:${stats.ino}`;
     if (visitedDirectories.has(identity)) {
-      count(result.skippedDirectories, 'symlink-loop');
+      skip('folder', relative, 'symlink-loop');
       return;
     }
     visitedDirectories.add(identity);
     const entries = options.listings ? listFolder(directory, stats, options.listings) : readFolder(directory);
     if (!entries) {
-      count(result.skippedDirectories, 'unreadable');
+      skip('folder', relative, 'unreadable');
       return;
     }
     for (const entry of entries) {
@@ -179,11 +209,11 @@ export function discoverFiles(root: string, options: DiscoveryOptions = {}): Dis
         try {
           target = realpathSync(absolutePath);
         } catch {
-          count(hasSourceExtension(entry.name) ? result.skippedFiles : result.skippedDirectories, 'symlink-loop');
+          skip(hasSourceExtension(entry.name) ? 'file' : 'folder', relativePath, 'symlink-loop');
           continue;
         }
         if (target !== realRoot && !target.startsWith(realRoot + path.sep)) {
-          if (hasSourceExtension(entry.name)) count(result.skippedFiles, 'symlink-outside');
+          if (hasSourceExtension(entry.name)) skip('file', relativePath, 'symlink-outside');
           continue;
         }
         let targetStats;
@@ -191,28 +221,27 @@ export function discoverFiles(root: string, options: DiscoveryOptions = {}): Dis
           targetStats = statSync(target);
         } catch {
           // The target was deleted after realpath found it: a tree changing while it is walked (watch).
-          count(hasSourceExtension(entry.name) ? result.skippedFiles : result.skippedDirectories, 'unreadable');
+          skip(hasSourceExtension(entry.name) ? 'file' : 'folder', relativePath, 'unreadable');
           continue;
         }
         isDirectory = targetStats.isDirectory();
         isFile = targetStats.isFile();
       }
       if (isDirectory) {
-        if (entry.name === 'node_modules') count(result.skippedDirectories, 'node_modules');
+        if (entry.name === 'node_modules') skip('folder', relativePath, 'node_modules');
         else if (ALWAYS_SKIPPED_DIRECTORIES.has(entry.name)) continue;
-        else if (VENDORED_DIRECTORIES.has(entry.name)) count(result.skippedDirectories, 'vendored');
-        else if (isBuildOutput(absolutePath, entry.name, explicitBuildOutput, relativePath))
-          count(result.skippedDirectories, 'build-output');
+        else if (VENDORED_DIRECTORIES.has(entry.name)) skip('folder', relativePath, 'vendored');
+        else if (isBuildOutput(absolutePath, entry.name, explicitBuildOutput, relativePath)) skip('folder', relativePath, 'build-output');
         else walk(absolutePath, relativePath);
         continue;
       }
       if (!isFile || !hasSourceExtension(entry.name)) continue;
       if (isDeclarationFile(entry.name)) {
-        count(result.skippedFiles, 'declaration');
+        skip('file', relativePath, 'declaration');
         continue;
       }
       if (GENERATED_NAME.test(entry.name)) {
-        count(result.skippedFiles, 'generated');
+        skip('file', relativePath, 'generated');
         continue;
       }
       let size: number;
@@ -220,11 +249,11 @@ export function discoverFiles(root: string, options: DiscoveryOptions = {}): Dis
       try {
         ({ size, mtimeMs } = statSync(absolutePath));
       } catch {
-        count(result.skippedFiles, 'unreadable');
+        skip('file', relativePath, 'unreadable');
         continue;
       }
       if (size > maxFileBytes) {
-        count(result.skippedFiles, 'too-large');
+        skip('file', relativePath, 'too-large');
         continue;
       }
       const known = options.verdicts?.get(absolutePath);
@@ -234,7 +263,7 @@ export function discoverFiles(root: string, options: DiscoveryOptions = {}): Dis
         const readAt = Date.now();
         let reason: SkipReason | undefined;
         try {
-          reason = classifyContent(readHead(absolutePath, Math.min(size, 8192)));
+          reason = classifyContent(readHead(absolutePath, Math.min(size, HEAD_BYTES)));
         } catch {
           reason = 'unreadable';
         }
@@ -243,7 +272,7 @@ export function discoverFiles(root: string, options: DiscoveryOptions = {}): Dis
       // An unreadable file is tried again next time: permissions change.
       if (verdict.reason !== 'unreadable') result.verdicts.set(absolutePath, verdict);
       if (verdict.reason) {
-        count(result.skippedFiles, verdict.reason);
+        skip('file', relativePath, verdict.reason);
         continue;
       }
       result.files.push({ path: relativePath, absolutePath, size, mtimeMs });

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { AnalysisChange, AnalysisSession, AnalyzeOptions } from '../analyze/analysis-session.js';
+import type { SkippedFile } from '../analyze/discover-files.js';
 import { assertIncludeFolders, STORED_INCLUDE_HINT } from '../analyze/include-folders.js';
 import { assertRepositoryRoot } from '../analyze/repository-root.js';
 import { HandbookError } from '../errors.js';
@@ -35,7 +36,10 @@ export interface SyncSummary {
   upToDate: boolean;
   added: string[];
   modified: string[];
+  /** Files whose entries left the handbook: deleted, or still there but left out now (those are in `skipped` too). */
   removed: string[];
+  /** Of the removed files, those still in the tree that analysis now leaves out (binary, over the size cap, ...), with why. */
+  skipped: SkippedFile[];
   /** Files whose edges were resolved again: the changed ones and those that could depend on them. */
   resolvedFiles: number;
   /** Of those, the modified files resolved only in the unit the edit lay in, the rest of their edges kept. */
@@ -154,7 +158,7 @@ export class LiveHandbook {
       this.refreshes += 1;
     }
     const commit = currentCommit(this.root);
-    const base = { added: change.added, modified: change.modified, removed: change.removed, resolvedFiles: change.resolved, resolvedInPart: change.resolvedInPart };
+    const base = { added: change.added, modified: change.modified, removed: change.removed, skipped: change.skipped, resolvedFiles: change.resolved, resolvedInPart: change.resolvedInPart };
     // The overview quotes package.json and the README, which are not source files: a change there alone is a change too.
     const project = describeProject(this.root);
     const projectChanged = project.title !== this.project.title || project.description !== this.project.description;

@@ -31,5 +31,6 @@ export function liveResolverOf(handbook: Handbook, discovered = sourceDiscoveryO
     handbook.graph.toData().files,
     async (file, source) => (await import('../analyze/parse-live-file.js')).parseLiveFile(file, source),
     () => discovered().map((file) => file.path),
+    discoveryOptionsOf(handbook).maxFileBytes,
   );
 }

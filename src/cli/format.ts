@@ -185,13 +185,21 @@ function fileList(files: string[]): string {
   return files.length <= 5 ? files.join(', ') : `${files.slice(0, 5).join(', ')} and ${files.length - 5} more`;
 }
 
+function skippedList(skipped: SyncSummary['skipped']): string {
+  return fileList(skipped.map((entry) => `${entry.file} (${entry.reason})`));
+}
+
 export function formatSync(summary: SyncSummary): string {
   if (summary.upToDate) return `up to date: ${summary.build.root} (generation ${summary.generation}; nothing changed, ${summary.durationMs} ms)`;
   const lines = [`synced ${summary.build.root} in ${summary.durationMs} ms (generation ${summary.generation})`];
   if (summary.fullRebuild) lines.push(`  full       ${summary.fullRebuild}`);
   if (summary.added.length > 0) lines.push(`  added      ${fileList(summary.added)}`);
   if (summary.modified.length > 0) lines.push(`  modified   ${fileList(summary.modified)}`);
-  if (summary.removed.length > 0) lines.push(`  removed    ${fileList(summary.removed)}`);
+  // A file left out now is still there: saying it was removed would send the user looking for a deletion.
+  const skipped = new Set(summary.skipped.map((entry) => entry.file));
+  const removed = summary.removed.filter((file) => !skipped.has(file));
+  if (removed.length > 0) lines.push(`  removed    ${fileList(removed)}`);
+  if (summary.skipped.length > 0) lines.push(`  skipped    ${skippedList(summary.skipped)}; still there, no longer analyzed`);
   const inPart = summary.resolvedInPart > 0 ? `; ${summary.resolvedInPart} of them only in the unit the edit lay in` : '';
   lines.push(`  resolved   ${summary.resolvedFiles} files again (the changed ones and those whose edges could depend on them${inPart})`);
   lines.push(`  entries    ${summary.entries.added} added, ${summary.entries.changed} changed, ${summary.entries.removed} removed; ${summary.restaged} moved to another stage`);
@@ -217,6 +225,7 @@ export function formatWatchEvent(event: WatchEvent): string {
         : `synced ${files(changed)}: ${entries.added} entries added, ${entries.changed} changed, ${entries.removed} removed, ${event.restaged} restaged`;
       const notes = [
         ...(event.fullRebuild ? [`full rebuild: ${event.fullRebuild}`] : []),
+        ...(event.skipped.length > 0 ? [`skipped ${skippedList(event.skipped)}`] : []),
         ...(event.unreadable > 0 ? [`${files(event.unreadable)} unreadable`] : []),
         ...(event.syntaxErrors > 0 ? [`${files(event.syntaxErrors)} with syntax errors`] : []),
       ];

@@ -1,8 +1,9 @@
 import { lstatSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { skipReasonOfBytes } from '../analyze/discover-files.js';
 import { decodeSource } from '../analyze/source-text.js';
 import { shortHash } from '../graph/content-hash.js';
-import type { SourceFileRecord, Unit } from '../graph/model.js';
+import type { SkipReason, SourceFileRecord, Unit } from '../graph/model.js';
 
 export type LocatorStatus = 'fresh' | 'changed' | 'moved' | 'frozen';
 
@@ -30,7 +31,7 @@ export type LiveFileParser = (file: string, text: string) => Promise<LiveUnit[]>
 /** The source files a build would analyze now, by path from the root: where moved code is looked for. */
 export type SourceDiscovery = () => readonly string[];
 
-type LiveFile = { kind: 'unchanged' } | { kind: 'missing' } | { kind: 'parsed'; units: Map<string, LiveUnit> };
+type LiveFile = { kind: 'unchanged' } | { kind: 'missing' } | { kind: 'skipped'; reason: SkipReason } | { kind: 'parsed'; units: Map<string, LiveUnit> };
 
 type Place = LiveUnit & { file: string };
 
@@ -39,7 +40,9 @@ type Place = LiveUnit & { file: string };
  * bytes still match the build is fresh as stored; a changed file is parsed again and the unit
  * found by its symbol (same hash: fresh at its new lines; other hash: changed). A unit gone from
  * its file is moved when its exact code (same hash) stands at exactly one place of the files that
- * changed or appeared since the build; otherwise it is frozen, with the reason. Nothing is guessed.
+ * changed or appeared since the build; otherwise it is frozen, with the reason. A changed file a
+ * build would now leave out (binary, over the size cap, generated) holds no unit: a sync drops them
+ * all, whatever its bytes still parse to. Nothing is guessed.
  */
 export class LiveResolver {
   private readonly liveFiles = new Map<string, Promise<LiveFile>>();
@@ -51,6 +54,8 @@ export class LiveResolver {
     files: readonly SourceFileRecord[],
     private readonly parse: LiveFileParser,
     private readonly discover: SourceDiscovery,
+    /** The size cap the handbook was built with; discovery's default when absent. */
+    private readonly maxFileBytes?: number,
   ) {
     this.recordOf = new Map(files.map((file) => [file.path, file]));
   }
@@ -61,7 +66,8 @@ export class LiveResolver {
     const found = live.kind === 'parsed' ? live.units.get(unit.symbol) : undefined;
     if (found?.hash === unit.hash) return { status: 'fresh', line: found.startLine, endLine: found.endLine };
     if (found) return { status: 'changed', line: found.startLine, endLine: found.endLine, reason: `${unit.symbol} changed since the build` };
-    const gone = live.kind === 'missing' ? `${unit.file} no longer exists` : `${unit.symbol} is no longer in ${unit.file}`;
+    const gone =
+      live.kind === 'missing' ? `${unit.file} no longer exists` : live.kind === 'skipped' ? `${unit.file} is now skipped as ${live.reason}` : `${unit.symbol} is no longer in ${unit.file}`;
     const places = (await this.codeChangedSinceBuild()).get(unit.hash) ?? [];
     if (places.length !== 1) return { status: 'frozen', line: unit.startLine, endLine: unit.endLine, reason: gone };
     const place = places[0]!;
@@ -74,7 +80,7 @@ export class LiveResolver {
     };
   }
 
-  /** The symbols a file holds now, when it changed since the build (it is parsed again); undefined when unchanged or gone. */
+  /** The symbols a file holds now, when it changed since the build (it is parsed again); undefined when unchanged, gone or now skipped. */
   async liveSymbolsOf(file: string): Promise<string[] | undefined> {
     const live = await this.fileOf(file);
     return live.kind === 'parsed' ? [...live.units.keys()] : undefined;
@@ -108,18 +114,25 @@ export class LiveResolver {
   }
 
   private async load(file: string): Promise<LiveFile> {
-    let bytes: Buffer;
+    const absolute = path.join(this.root, file);
     try {
       // Only a regular file inside the root is read: a FIFO would block the answer for good, and a
       // link out of the repository is not the repository's code.
-      const absolute = path.join(this.root, file);
       if (!lstatSync(absolute).isFile()) return { kind: 'missing' };
-      bytes = readFileSync(absolute);
     } catch {
       return { kind: 'missing' };
     }
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(absolute);
+    } catch {
+      // Still there, as discovery would count it: a file it may not read is left out, not gone.
+      return { kind: 'skipped', reason: 'unreadable' };
+    }
     const stored = this.recordOf.get(file);
     if (stored && shortHash(bytes) === stored.hash) return { kind: 'unchanged' };
+    const skipped = skipReasonOfBytes(bytes, this.maxFileBytes);
+    if (skipped) return { kind: 'skipped', reason: skipped };
     const units = await this.parse(file, decodeSource(bytes));
     return { kind: 'parsed', units: new Map(units.map((unit) => [unit.symbol, unit])) };
   }

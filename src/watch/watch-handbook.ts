@@ -50,6 +50,8 @@ export interface WatchSyncEvent extends EventTime {
   added: string[];
   modified: string[];
   removed: string[];
+  /** Of the removed files, those still there that analysis now leaves out, with why. */
+  skipped: SyncSummary['skipped'];
   resolvedFiles: number;
   entries: SyncSummary['entries'];
   restaged: number;
@@ -168,6 +170,7 @@ function syncEvent(summary: SyncSummary, events: number): Untimed<WatchSyncEvent
     added: summary.added,
     modified: summary.modified,
     removed: summary.removed,
+    skipped: summary.skipped,
     resolvedFiles: summary.resolvedFiles,
     entries: summary.entries,
     restaged: summary.restaged,

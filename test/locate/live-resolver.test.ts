@@ -43,6 +43,22 @@ describe('the live resolver follows moved code', () => {
     expect(resolved).toEqual({ status: 'frozen', line: 27, endLine: 39, reason: `${SHELL} no longer exists` });
   });
 
+  it('says a file still there is now skipped, not gone, and follows its code to where it moved', async () => {
+    const handbook = await builtThenEdited((repo) => {
+      copyFileSync(path.join(repo, SHELL), path.join(repo, RENAMED));
+      // Its bytes still parse to the same units, but a sync leaves a file holding a NUL out.
+      writeFileSync(path.join(repo, SHELL), Buffer.concat([Buffer.from([0x00]), readFileSync(path.join(repo, SHELL))]));
+    });
+    const resolved = await liveResolverOf(handbook).resolve(handbook.graph.getUnitOrThrow(`${SHELL}#runShellTool`));
+    expect(resolved).toEqual({
+      status: 'moved',
+      line: 27,
+      endLine: 39,
+      reason: `${SHELL} is now skipped as binary; the same code is now ${RENAMED}#runShellTool`,
+      movedTo: { file: RENAMED, symbol: 'runShellTool' },
+    });
+  });
+
   it('walks the tree only when a unit is gone, and then once', async () => {
     const handbook = await builtThenEdited((repo) => {
       const secrets = path.join(repo, 'src/security/secrets.ts');
