@@ -4,7 +4,7 @@ import { assertRepositoryRoot } from '../analyze/repository-root.js';
 import { HandbookError } from '../errors.js';
 import { EventLog } from '../harness/event-log.js';
 import { EventStream, type EventListener } from '../harness/events.js';
-import { runHarnessTask } from '../harness/harness-loop.js';
+import { runHarnessTask, type HarnessRunResult } from '../harness/harness-loop.js';
 import { taskSpecSchema } from '../harness/task.js';
 import type { SearchFunction } from '../harness/tool-context.js';
 import type { ChatProvider } from '../llm/chat-types.js';
@@ -18,6 +18,7 @@ import { savePlan } from '../plan/plan-store.js';
 import { askHandbook, MAX_REQUEST_CHARACTERS } from './ask-handbook.js';
 import { createProvider } from './create-provider.js';
 import { handbookSearch } from './handbook-search.js';
+import { discardIfNeverStarted, eventsFile, newRunFolder, runsFolder } from './run-folder.js';
 import { stampedId } from './time-stamp.js';
 import { openHandbook, type Handbook } from './open-handbook.js';
 import type { RunTaskResult } from './run-task.js';
@@ -94,6 +95,11 @@ export async function planWithModel(repo: string, request: string, options: Mode
   const text = requestText(request);
   const toolMode = options.toolMode ?? 'native';
   if (!TOOL_MODES.includes(toolMode)) throw new HandbookError('INVALID_INPUT', `unknown tool mode "${String(toolMode)}"`, `use one of ${TOOL_MODES.join(', ')}`);
+  const { maxSteps } = options;
+  // Checked before the run folder exists, and in one line: the task schema would refuse it with a zod dump.
+  if (maxSteps !== undefined && !(Number.isInteger(maxSteps) && maxSteps > 0)) throw new HandbookError('INVALID_INPUT', `maxSteps must be a positive integer, not ${maxSteps}`);
+  // Reading is all a planner does until it submits, so it may read longer than an executor before the stall detector calls it stuck.
+  const task = taskSpecSchema.parse({ text: plannerTaskText(text), limits: { maxSteps: maxSteps ?? 40, stallTurns: 12 } });
   const database = options.database ? { database: options.database } : {};
   // The planner navigates the handbook: without one it has nothing to plan on, so it does not start (NO_HANDBOOK).
   const handbook = openHandbook(root, { ...database, withUnresolved: false });
@@ -105,27 +111,32 @@ export async function planWithModel(repo: string, request: string, options: Mode
   let judged: EditPlan | undefined;
   const completion = submitPlanTool(async (submission) => (judged = await acceptOrReject(root, draftOf(submission, fixed), isTestFile)));
 
-  const runId = stampedId('plan');
-  const log = new EventLog(path.join(options.runsDirectory ?? path.join(root, '.handbook', 'runs'), runId, 'events.jsonl'));
+  const search = options.search ?? handbookSearch(root, options.database);
+  const folder = newRunFolder(runsFolder(root, options), 'plan');
+  const log = new EventLog(eventsFile(folder));
   const events = new EventStream();
   events.on((event) => log.append(event));
   if (options.onEvent) events.on(options.onEvent);
-  const search = options.search ?? handbookSearch(root, options.database);
-  const run = await runHarnessTask({
-    runId,
-    repo: root,
-    // Reading is all a planner does until it submits, so it may read longer than an executor before the stall detector calls it stuck.
-    task: taskSpecSchema.parse({ text: plannerTaskText(text), limits: { maxSteps: options.maxSteps ?? 40, stallTurns: 12 } }),
-    provider,
-    toolMode,
-    toolSet: 'planner',
-    handbook,
-    completion,
-    events,
-    ...(search ? { search } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
-  });
+  let run: HarnessRunResult;
+  try {
+    run = await runHarnessTask({
+      runId: path.basename(folder),
+      repo: root,
+      task,
+      provider,
+      toolMode,
+      toolSet: 'planner',
+      handbook,
+      completion,
+      events,
+      ...(search ? { search } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
+    });
+  } catch (error) {
+    discardIfNeverStarted(folder);
+    throw error;
+  }
   if (!judged) throw new HandbookError('INVALID_INPUT', `the planner did not produce a plan: the run ended ${run.state} (${run.reason.detail})`, `its events are in ${log.file}`);
   return { plan: judged, files: await savePlan(root, judged), run: { ...run, eventLog: log.file } };
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { assertRepositoryRoot } from '../analyze/repository-root.js';
@@ -12,7 +12,7 @@ import { readJsonInput } from '../text/read-json-input.js';
 import { handbookSearch } from './handbook-search.js';
 import type { SyncSummary } from './live-handbook.js';
 import { noNewFrozen, planRunSchema, syncAfterPlanRun, type PlanRun } from './plan-run.js';
-import { stampedId } from './time-stamp.js';
+import { discardIfNeverStarted, eventsFile, newRunFolder, runsFolder } from './run-folder.js';
 import { EventStream, type EventListener, type HarnessEvent } from '../harness/events.js';
 import { ExitCriteriaVerifier, fileBaselines } from '../harness/exit-criteria.js';
 import { Workspace } from '../harness/workspace.js';
@@ -151,27 +151,6 @@ async function checkInputs(model: string, options: Omit<RunTaskOptions, 'task' |
   };
 }
 
-/** A new run folder, made exclusively: the folder a run that never started removes is always its own. */
-function newRunFolder(runs: string): string {
-  mkdirSync(runs, { recursive: true });
-  const folder = path.join(runs, stampedId());
-  mkdirSync(folder);
-  return folder;
-}
-
-/**
- * Removes the folder of a run that failed before its first event, so no record is left that
- * `resume` would refuse as damaged. A run that logged anything keeps its folder: it may have
- * acted, and what it wrote down is what resume and rollback need.
- */
-function discardIfNeverStarted(folder: string): void {
-  if (!existsSync(eventsFile(folder))) rmSync(folder, { recursive: true, force: true });
-}
-
-function eventsFile(folder: string): string {
-  return path.join(folder, 'events.jsonl');
-}
-
 async function execute(
   root: string,
   folder: string,
@@ -235,10 +214,6 @@ function readRunLogs(folder: string, runId: string): { events: HarnessEvent[]; o
   } catch (error) {
     throw new HandbookError('INVALID_INPUT', `run ${runId} cannot be resumed: its logs are damaged (${(error as Error).message.split('\n')[0]})`, 'start the task again with `handbook run`');
   }
-}
-
-function runsFolder(root: string, options: { runsDirectory?: string }): string {
-  return options.runsDirectory ?? path.join(root, '.handbook', 'runs');
 }
 
 async function onlineProvider(spec: string, options: CreateProviderOptions | undefined): Promise<ChatProvider> {

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -189,6 +189,32 @@ describe('the llm planner', () => {
     await expect(planWithModel(repo, REQUEST, { provider: model.provider })).rejects.toMatchObject({ code: 'NO_HANDBOOK' });
     expect(model.requests).toEqual([]);
     expect(existsSync(path.join(repo, '.handbook'))).toBe(false);
+  });
+
+  it('leaves no run folder behind when it fails before its first event, and keeps the log of a run that started', async () => {
+    const { repo } = await fixtureWithHandbook();
+    const runs = path.join(repo, '.handbook', 'runs');
+    const runFolders = () => (existsSync(runs) ? readdirSync(runs).sort() : []);
+    mkdirSync(path.join(runs, 'an-earlier-run'), { recursive: true });
+    // Fails at once: the loop reads the provider's id for run_started, its first event.
+    const broken: ChatProvider = {
+      get id(): string {
+        throw new Error('no id');
+      },
+      complete: () => Promise.reject(new Error('never asked')),
+    };
+    await expect(planWithModel(repo, REQUEST, { model: 'test:broken', provider: broken })).rejects.toThrow('no id');
+    expect(runFolders()).toEqual(['an-earlier-run']);
+
+    const model = recordingModel([act(call('overview'))]);
+    await expect(planWithModel(repo, REQUEST, { provider: model.provider, maxSteps: 0 })).rejects.toMatchObject({ code: 'INVALID_INPUT', message: 'maxSteps must be a positive integer, not 0' });
+    expect(runFolders()).toEqual(['an-earlier-run']);
+
+    const crashing: ChatProvider = { id: 'test:crashing', complete: () => Promise.reject(new TypeError('a bug in the provider')) };
+    await expect(planWithModel(repo, REQUEST, { provider: crashing })).rejects.toThrow('a bug in the provider');
+    const started = runFolders().filter((folder) => folder !== 'an-earlier-run');
+    expect(started).toEqual([expect.stringMatching(/-plan-/)]);
+    expect(readEventLog(path.join(runs, started[0]!, 'events.jsonl'))[0]).toMatchObject({ type: 'run_started', runId: started[0] });
   });
 
   it('navigates stages, files, callees and state, and cites the live code when the handbook is behind it', async () => {

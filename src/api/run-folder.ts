@@ -1,0 +1,29 @@
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { stampedId } from './time-stamp.js';
+
+/** Where runs are logged: the caller's folder, or <repo>/.handbook/runs. */
+export function runsFolder(root: string, options: { runsDirectory?: string }): string {
+  return options.runsDirectory ?? path.join(root, '.handbook', 'runs');
+}
+
+/** A new run folder, made exclusively: the folder a run that never started removes is always its own. */
+export function newRunFolder(runs: string, label?: string): string {
+  mkdirSync(runs, { recursive: true });
+  const folder = path.join(runs, stampedId(label));
+  mkdirSync(folder);
+  return folder;
+}
+
+/**
+ * Removes the folder of a run that failed before its first event: it records nothing, and
+ * `resume` would refuse it as damaged. A run that logged anything keeps its folder: it may have
+ * acted, and what it wrote down is what resume and rollback need.
+ */
+export function discardIfNeverStarted(folder: string): void {
+  if (!existsSync(eventsFile(folder))) rmSync(folder, { recursive: true, force: true });
+}
+
+export function eventsFile(folder: string): string {
+  return path.join(folder, 'events.jsonl');
+}
