@@ -1,8 +1,8 @@
-import { statSync } from 'node:fs';
 import { assertRepositoryRoot } from '../analyze/repository-root.js';
 import { LiveHandbook, type SyncSummary } from '../api/live-handbook.js';
 import { liveResolverOf } from '../api/live-resolution.js';
 import { openHandbook, type Handbook } from '../api/open-handbook.js';
+import { fileIdentity } from '../store/file-identity.js';
 
 export interface Freshness {
   generation: number;
@@ -100,11 +100,6 @@ export class FreshHandbook {
     };
     return work(view);
   }
-}
-
-function fileIdentity(file: string): string | undefined {
-  const stats = statSync(file, { throwIfNoEntry: false });
-  return stats && `${stats.dev}:${stats.ino}`;
 }
 
 /**

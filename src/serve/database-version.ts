@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { fileIdentity } from '../store/file-identity.js';
 import { currentGeneration } from '../store/generations.js';
 import { type HandbookDatabase, openDatabase } from '../store/open-database.js';
 
@@ -33,8 +33,7 @@ export class DatabaseVersion {
   }
 
   private connection(): HandbookDatabase | undefined {
-    const stats = statSync(this.file, { throwIfNoEntry: false });
-    const identity = stats && `${stats.dev}:${stats.ino}`;
+    const identity = fileIdentity(this.file);
     if (identity !== this.identity) {
       this.close();
       if (identity === undefined) return undefined;

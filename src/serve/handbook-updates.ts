@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { fileIdentity } from '../store/file-identity.js';
 import { watchHandbook, type WatchEvent, type WatchHandle } from '../watch/watch-handbook.js';
 import type { SyncEvent } from './api-schemas.js';
 import type { DatabaseVersion } from './database-version.js';
@@ -72,10 +72,8 @@ export class HandbookUpdates {
   /** Starts the watcher once the database exists, and again on a database deleted and built anew (the old watcher would sync into a file nobody reads). */
   private keepWatching(): void {
     if (this.closed || this.starting) return;
-    const stats = statSync(this.version.file, { throwIfNoEntry: false });
-    if (!stats) return;
-    const identity = `${stats.dev}:${stats.ino}`;
-    if (this.watching?.identity === identity) return;
+    const identity = fileIdentity(this.version.file);
+    if (identity === undefined || this.watching?.identity === identity) return;
     this.starting = this.watch(identity).finally(() => (this.starting = undefined));
   }
 

@@ -1,15 +1,5 @@
-import { statSync } from 'node:fs';
 import { HandbookError } from '../errors.js';
-
-/** What a path leads to, by device and inode; undefined when it leads nowhere that can be reached. */
-function identityOf(file: string): string | undefined {
-  try {
-    const stats = statSync(file);
-    return `${stats.dev}:${stats.ino}`;
-  } catch {
-    return undefined;
-  }
-}
+import { fileIdentity } from '../store/file-identity.js';
 
 /**
  * What a watch stands on: the repository folder it watches and the database file it writes.
@@ -25,16 +15,16 @@ export class WatchFooting {
     private readonly rootPath: string,
     private readonly databasePath: string,
   ) {
-    this.root = identityOf(rootPath);
-    this.database = identityOf(databasePath);
+    this.root = fileIdentity(rootPath);
+    this.database = fileIdentity(databasePath);
   }
 
   /** Why watching must stop, or undefined while both are still where the watch found them. */
   lost(): HandbookError | undefined {
-    if (identityOf(this.rootPath) !== this.root) {
+    if (fileIdentity(this.rootPath) !== this.root) {
       return new HandbookError('REPO_NOT_FOUND', `the repository ${this.rootPath} was deleted or replaced while it was watched`, 'run `handbook watch` again on the repository where it is now');
     }
-    if (identityOf(this.databasePath) !== this.database) {
+    if (fileIdentity(this.databasePath) !== this.database) {
       return new HandbookError('NO_HANDBOOK', `the handbook database ${this.databasePath} was deleted or replaced while it was watched, so syncs could no longer reach it`, 'run `handbook build` if it is gone, then `handbook watch` again');
     }
     return undefined;
