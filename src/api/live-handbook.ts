@@ -11,6 +11,7 @@ import type { CreateProviderOptions } from '../llm/create-provider.js';
 import type { OrganizedHandbook } from '../organize/model.js';
 import { describeProject, type ProjectDescription } from '../organize/overview.js';
 import { currentGenerationOrThrow, foreignWrites, readOrganized, readPriorAnalysis, setGenerationSource, type StoredRows } from '../store/generations.js';
+import { fileIdentity } from '../store/file-identity.js';
 import { assertHandbookOf } from '../store/handbook-repository.js';
 import { databasePathFor, type HandbookDatabase, openDatabase } from '../store/open-database.js';
 import { providerFor } from './build-handbook.js';
@@ -93,6 +94,9 @@ export class LiveHandbook {
    */
   private matchedAt: number | undefined;
 
+  /** The database file as opened: one deleted or replaced under this handbook is written no more. */
+  private readonly databaseFile: string | undefined;
+
   private constructor(
     readonly root: string,
     readonly databasePath: string,
@@ -100,7 +104,9 @@ export class LiveHandbook {
     private settings: HandbookSettings,
     private readonly provider: ChatProvider | undefined,
     private readonly options: SyncOptions,
-  ) {}
+  ) {
+    this.databaseFile = fileIdentity(databasePath);
+  }
 
   static async open(root: string, options: SyncOptions = {}): Promise<LiveHandbook> {
     const absoluteRoot = assertRepositoryRoot(root);
@@ -128,8 +134,35 @@ export class LiveHandbook {
     };
   }
 
+  /**
+   * What became of the database file since this handbook opened it: deleted, or replaced by
+   * another (a build in its place); undefined while it is still the same file.
+   */
+  databaseLost(): 'deleted' | 'replaced' | undefined {
+    const now = fileIdentity(this.databasePath);
+    if (now === this.databaseFile) return undefined;
+    return now === undefined ? 'deleted' : 'replaced';
+  }
+
+  /**
+   * Refuses to write a database that is no longer at its path: the open connection would write
+   * into an unlinked file nobody reads, or beside a handbook built since in its place. Checked
+   * before every write, since the analysis before it can take minutes.
+   */
+  private assertDatabaseInPlace(): void {
+    const lost = this.databaseLost();
+    if (lost === undefined) return;
+    throw new HandbookError(
+      'NO_HANDBOOK',
+      `the handbook database ${this.databasePath} was ${lost} while it was open, so nothing was synced into it`,
+      lost === 'deleted' ? 'run `handbook build` to build it again' : 'open the handbook again to sync the one now in its place',
+    );
+  }
+
   /** Brings the stored handbook up to date with the files as they are now. */
   async sync(): Promise<SyncSummary> {
+    // Before the analysis too: it would be spent on a handbook that can no longer be written.
+    this.assertDatabaseInPlace();
     const started = performance.now();
     let generation = currentGenerationOrThrow(this.database);
     const { AnalysisSession } = await import('../analyze/analysis-session.js');
@@ -165,7 +198,10 @@ export class LiveHandbook {
     if (change.added.length + change.modified.length + change.removed.length === 0 && change.fullReason === undefined && !projectChanged) {
       // The stored summary names where the tree and the database were at the last write: a repository that moved takes both along.
       const build: BuildSummary = { ...(generation.summary as BuildSummary), root: this.root, database: this.databasePath, commit };
-      if (commit !== generation.commit || this.root !== generation.root) setGenerationSource(this.database, generation.id, { root: this.root, commit, summary: build });
+      if (commit !== generation.commit || this.root !== generation.root) {
+        this.assertDatabaseInPlace();
+        setGenerationSource(this.database, generation.id, { root: this.root, commit, summary: build });
+      }
       return {
         upToDate: true, ...base, entries: { added: 0, removed: 0, changed: 0 }, restaged: 0, generation: generation.id,
         durationMs: Math.round(performance.now() - started), build,
@@ -201,6 +237,7 @@ export class LiveHandbook {
     const replaceFiles = new Set([...change.added, ...change.modified, ...change.removed, ...change.resolvedPaths]);
     // Stored as analyzed now: a later sync in a new process compares against these, and stale ones would make it start over every time.
     const settings: HandbookSettings = { ...this.settings, compiler: this.session.settings, outDirectories: this.session.outDirectories };
+    this.assertDatabaseInPlace();
     let stored: Awaited<ReturnType<typeof storeAnalysis>>;
     try {
       stored = await storeAnalysis({

@@ -2,7 +2,6 @@ import { assertRepositoryRoot } from '../analyze/repository-root.js';
 import { LiveHandbook, type SyncSummary } from '../api/live-handbook.js';
 import { liveResolverOf } from '../api/live-resolution.js';
 import { openHandbook, type Handbook } from '../api/open-handbook.js';
-import { fileIdentity } from '../store/file-identity.js';
 
 export interface Freshness {
   generation: number;
@@ -33,7 +32,6 @@ export class FreshHandbook {
   private live: LiveHandbook | undefined;
   /** The handbook last read, kept while syncs find nothing new: reading a large graph back costs more than the sync. */
   private opened: Handbook | undefined;
-  private databaseFile: string | undefined;
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -58,19 +56,15 @@ export class FreshHandbook {
   private letGo(): void {
     this.live?.close();
     this.live = undefined;
-    this.databaseFile = undefined;
     this.opened = undefined;
   }
 
   private async syncThen<T>(work: (view: FreshView) => Promise<T>): Promise<T> {
     const database = this.options.database ? { database: this.options.database } : {};
-    // A database deleted and built again is another file: syncing into the open one would feed a file nobody reads.
-    if (this.live && fileIdentity(this.live.databasePath) !== this.databaseFile) this.letGo();
+    // A database built again in place of the open one is followed; one deleted, the sync below refuses, saying so.
+    if (this.live?.databaseLost() === 'replaced') this.letGo();
     // Opened on demand, so a server started before the first build starts working once it exists.
-    if (!this.live) {
-      this.live = await LiveHandbook.open(this.root, database);
-      this.databaseFile = fileIdentity(this.live.databasePath);
-    }
+    this.live ??= await LiveHandbook.open(this.root, database);
     let sync: SyncSummary;
     try {
       sync = await this.live.sync();

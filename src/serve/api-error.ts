@@ -30,14 +30,17 @@ export function isUnexpected(error: unknown): boolean {
 
 /**
  * The error an answer becomes. Library errors keep their one line; a missing handbook says the
- * one thing to do, since the app shows it in place of every view; anything else is a bug,
- * reported without its stack.
+ * one thing to do, since the app shows it in place of every view, and whether it was deleted
+ * while the server ran (`handbookDeleted`) or never built; anything else is a bug, reported
+ * without its stack.
  */
-export function apiErrorOf(error: unknown): ApiError {
+export function apiErrorOf(error: unknown, handbookDeleted: boolean): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof PathRefused) return new ApiError(403, error.message);
   if (HandbookError.isInstance(error)) {
-    if (error.code === 'NO_HANDBOOK') return new ApiError(503, 'no handbook built yet: run handbook build first');
+    if (error.code === 'NO_HANDBOOK') {
+      return new ApiError(503, handbookDeleted ? 'the handbook was deleted while the server ran: run handbook build to build it again' : 'no handbook built yet: run handbook build first');
+    }
     return new ApiError(STATUS_OF_CODE[error.code] ?? 500, `${error.message}${error.hint ? ` (${error.hint})` : ''}`);
   }
   const message = error instanceof Error ? error.message : String(error);

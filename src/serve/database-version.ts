@@ -11,6 +11,8 @@ import { type HandbookDatabase, openDatabase } from '../store/open-database.js';
 export class DatabaseVersion {
   private probe: HandbookDatabase | undefined;
   private identity: string | undefined;
+  /** A database was opened here once: a file missing since was deleted, not never built. */
+  private seen = false;
 
   constructor(readonly file: string) {}
 
@@ -26,6 +28,11 @@ export class DatabaseVersion {
     return (probe && currentGeneration(probe)?.id) ?? 0;
   }
 
+  /** Whether the database this server read is gone, and none has been built in its place yet. */
+  deleted(): boolean {
+    return this.seen && fileIdentity(this.file) === undefined;
+  }
+
   close(): void {
     this.probe?.close();
     this.probe = undefined;
@@ -39,6 +46,7 @@ export class DatabaseVersion {
       if (identity === undefined) return undefined;
       this.probe = openDatabase(this.file, { create: false });
       this.identity = identity;
+      this.seen = true;
     }
     return this.probe;
   }

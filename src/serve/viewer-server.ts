@@ -103,7 +103,7 @@ export async function startViewerServer(repo: string, options: ViewerServerOptio
   }
 
   function fail(response: ServerResponse, error: unknown): void {
-    const failure = apiErrorOf(error);
+    const failure = apiErrorOf(error, version.deleted());
     if (isUnexpected(error)) log(`unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     send(response, failure.status, 'application/json; charset=utf-8', Buffer.from(JSON.stringify({ error: failure.message }), 'utf8'));
   }

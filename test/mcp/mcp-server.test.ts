@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -293,6 +293,21 @@ describe('handbook mcp', () => {
     writeFileSync(path.join(bare, 'src/security/audit.ts'), 'export function audit(line: string): string {\n  return line;\n}\n');
     expect((await call(client, 'entry', { unit: 'audit' })).unit.file).toBe('src/security/audit.ts');
     expect(handbook(['status', bare]).code).toBe(0);
+  });
+
+  it('answers that the handbook was deleted when it is deleted under the server, writes no new one, and works again once built', async () => {
+    const copy = builtCopy();
+    const { client } = await connect(copy);
+    expect((await call(client, 'overview')).title).toBe('mini-harness');
+
+    rmSync(path.join(copy, '.handbook'), { recursive: true });
+    writeFileSync(path.join(copy, 'src/security/audit.ts'), 'export function audit(line: string): string {\n  return line;\n}\n');
+    expect(await callError(client, 'entry', { unit: 'audit' })).toMatch(/^the handbook database .*handbook\.db was deleted while it was open, so nothing was synced into it \(run `handbook build` to build it again\)$/);
+    expect(await callError(client, 'overview', {})).toMatch(/^no handbook at .*handbook\.db \(run `handbook build` first\)$/);
+    expect(existsSync(path.join(copy, '.handbook'))).toBe(false);
+
+    expect(handbook(['build', copy, '--no-progress']).code).toBe(0);
+    expect((await call(client, 'entry', { unit: 'audit' })).unit.file).toBe('src/security/audit.ts');
   });
 
   it('refuses a repository that does not exist in one line on stderr, with nothing on stdout', () => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { askHandbook, buildHandbook, startViewerServer, type ViewerServer } from '../../src/index.js';
@@ -252,6 +252,26 @@ describe('handbook serve', () => {
     const built = await stream.next((event) => event.event === 'sync');
     expect(syncEventSchema.parse(built.data).generation).toBeGreaterThan(0);
     expect((await getJson(server, '/api/overview')).generation).toBe(built.data.generation);
+  });
+
+  it('answers 503 saying the handbook was deleted when it is deleted under the server, writes no new one, and serves it again once built', async () => {
+    const copy = await builtCopy();
+    const server = await serve(copy);
+    const stream = await events(server);
+    expect((await getJson(server, '/api/overview')).name).toBe('mini-harness');
+
+    rmSync(path.join(copy, '.handbook'), { recursive: true });
+    writeFileSync(path.join(copy, 'src/security/audit.ts'), 'export function audit(line: string): string {\n  return line;\n}\n');
+    const deleted = /^the handbook was deleted while the server ran: run handbook build to build it again$/;
+    await expectError(server, '/api/overview', 503, deleted);
+    await expectError(server, '/api/ask?q=masking', 503, deleted);
+    // The watcher has had the quiet time and a poll to act on the edit: it stopped instead of syncing.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(existsSync(path.join(copy, '.handbook'))).toBe(false);
+
+    await buildHandbook(copy);
+    await stream.next((event) => event.event === 'sync');
+    expect((await getJson(server, '/api/overview')).name).toBe('mini-harness');
   });
 
   it('syncs an edit on disk, pushes event: sync, and answers from the synced handbook', async () => {
