@@ -11,8 +11,8 @@ const REQUEST_WORDS = new Set(
 );
 
 /**
- * How a request names the harness itself ("where does the agent wait and try again?"): the whole
- * system, so no place in particular. "A helper agent", "subagents" and "agent-to-agent" name
+ * How a request names the harness itself ("when does the agent save its notes?"): the whole
+ * system, so no place in particular. "An agent it spawns", "subagents" and "multi-agent" name
  * parts of it and stay; so would "the agent loop", which loses "agent" here and keeps "loop".
  */
 const THE_SYSTEM = /\bthe (agent|harness)('s)?\b(?!-)/gi;

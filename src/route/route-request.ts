@@ -324,9 +324,9 @@ function nameFamilies(index: UnitSearchIndex): Map<string, string[]> {
 }
 
 /**
- * Units named as one family with this one (createFilesystemMiddleware, createMemoryMiddleware in
- * one folder): a cross-cutting request ("every layer") wants each member, and its words match
- * the members unevenly.
+ * Units named as one family with this one (makeAuditStep, makeCacheStep in one folder): a
+ * cross-cutting request ("every step") wants each member, and its words match the members
+ * unevenly.
  */
 function namesakesOf(graph: ProgramGraph, id: string, families: ReadonlyMap<string, readonly string[]>): string[] {
   const unit = graph.getUnit(id);

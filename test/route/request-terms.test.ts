@@ -5,10 +5,10 @@ const ownWords = (request: string) => [...parseRequest(request).terms].filter(([
 
 describe('the words of a request', () => {
   it('leaves out the harness named as a whole, and keeps agents named as parts of it', () => {
-    expect(ownWords("where does the agent wait before the agent's next retry?")).not.toContain('agent');
+    expect(ownWords("when does the agent save the agent's notes?")).not.toContain('agent');
     expect(ownWords('where does the harness mask secrets?')).toEqual(['mask', 'secret']);
-    expect(ownWords('how does a helper agent report progress?')).toContain('agent');
-    expect(ownWords('where does the agent-to-agent server restore a checkpoint?')).toContain('agent');
+    expect(ownWords('how does an agent it spawns report progress?')).toContain('agent');
+    expect(ownWords('which multi-agent protocol does the server speak?')).toContain('agent');
     expect(ownWords('which tools do subagents get?')).toContain('subagent');
   });
 
