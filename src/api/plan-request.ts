@@ -20,6 +20,7 @@ import { createProvider } from './create-provider.js';
 import { handbookSearch } from './handbook-search.js';
 import { discardIfNeverStarted, eventsFile, newRunFolder, runsFolder } from './run-folder.js';
 import { stampedId } from './time-stamp.js';
+import { assertPositiveOption } from './positive-option.js';
 import { openHandbook, type Handbook } from './open-handbook.js';
 import type { RunTaskResult } from './run-task.js';
 
@@ -96,8 +97,8 @@ export async function planWithModel(repo: string, request: string, options: Mode
   const toolMode = options.toolMode ?? 'native';
   if (!TOOL_MODES.includes(toolMode)) throw new HandbookError('INVALID_INPUT', `unknown tool mode "${String(toolMode)}"`, `use one of ${TOOL_MODES.join(', ')}`);
   const { maxSteps } = options;
-  // Checked before the run folder exists, and in one line: the task schema would refuse it with a zod dump.
-  if (maxSteps !== undefined && !(Number.isInteger(maxSteps) && maxSteps > 0)) throw new HandbookError('INVALID_INPUT', `maxSteps must be a positive integer, not ${maxSteps}`);
+  assertPositiveOption('maxSteps', maxSteps);
+  assertPositiveOption('maxTokens', options.maxTokens);
   // Reading is all a planner does until it submits, so it may read longer than an executor before the stall detector calls it stuck.
   const task = taskSpecSchema.parse({ text: plannerTaskText(text), limits: { maxSteps: maxSteps ?? 40, stallTurns: 12 } });
   const database = options.database ? { database: options.database } : {};

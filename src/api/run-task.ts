@@ -24,6 +24,7 @@ import type { ChatProvider } from '../llm/chat-types.js';
 import type { CreateProviderOptions } from '../llm/create-provider.js';
 import { parseModelSpec } from '../llm/model-spec.js';
 import { TOOL_MODES, type ToolMode } from '../llm/tool-modes.js';
+import { assertPositiveOption } from './positive-option.js';
 
 export interface RunTaskOptions {
   task: TaskSpecInput;
@@ -143,7 +144,7 @@ interface RunInputs {
 /** Checked before anything is written: a new run before its folder exists, a resumed one before its logs grow. */
 async function checkInputs(model: string, options: Omit<RunTaskOptions, 'task' | 'model'>): Promise<RunInputs> {
   const { maxTokens } = options;
-  if (maxTokens !== undefined && !(Number.isInteger(maxTokens) && maxTokens > 0)) throw new HandbookError('INVALID_INPUT', `maxTokens must be a positive integer, not ${maxTokens}`);
+  assertPositiveOption('maxTokens', maxTokens);
   return {
     provider: options.provider ?? (await onlineProvider(model, options.providerOptions)),
     escalationProvider: options.escalate === undefined ? undefined : await onlineProvider(options.escalate, options.providerOptions),

@@ -208,6 +208,8 @@ describe('the llm planner', () => {
 
     const model = recordingModel([act(call('overview'))]);
     await expect(planWithModel(repo, REQUEST, { provider: model.provider, maxSteps: 0 })).rejects.toMatchObject({ code: 'INVALID_INPUT', message: 'maxSteps must be a positive integer, not 0' });
+    await expect(planWithModel(repo, REQUEST, { provider: model.provider, maxTokens: 2.5 })).rejects.toMatchObject({ code: 'INVALID_INPUT', message: 'maxTokens must be a positive integer, not 2.5' });
+    expect(model.requests).toHaveLength(0);
     expect(runFolders()).toEqual(['an-earlier-run']);
 
     const crashing: ChatProvider = { id: 'test:crashing', complete: () => Promise.reject(new TypeError('a bug in the provider')) };
