@@ -8,7 +8,7 @@ import { addFileUnit, collectUnits, createUnitIndex, type UnitIndex } from './co
 import { type CompilerSetup, createCompilerSetup } from './compiler-setup.js';
 import { createProgram, type ModuleResolver, toCompilerPath } from './create-program.js';
 import { annotationOf, declarationDigest, declaredNameOf, EXPORTS_ENTRY, fileOfId, hasInferredType, type DeclarationDigest } from './declaration-digest.js';
-import { discoverFiles, type DiscoveryResult, type FolderListings, RACY_WINDOW_MS, type SkippedFile, skipReasonOf } from './discover-files.js';
+import { discoverFiles, type DiscoveryResult, type FolderListings, RACY_WINDOW_MS, recordSkip, type SkippedFile, skipReasonOf } from './discover-files.js';
 import { MergedUnitIndex } from './merged-index.js';
 import { nothingToAnalyze } from './nothing-to-analyze.js';
 import { type KeptPart, keptPart, mergeResolution, type PartialPlan, planPartialResolution } from './partial-resolution.js';
@@ -252,8 +252,7 @@ export class AnalysisSession {
       try {
         bytes = readFileSync(found.absolutePath);
       } catch {
-        discovery.skippedFiles.unreadable = (discovery.skippedFiles.unreadable ?? 0) + 1;
-        discovery.skippedPaths.set(found.path, 'unreadable');
+        recordSkip(discovery, 'file', found.path, 'unreadable');
         continue;
       }
       const text = decodeSource(bytes);

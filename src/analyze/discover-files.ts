@@ -152,6 +152,13 @@ export function skipReasonOfBytes(bytes: Buffer, maxFileBytes = DEFAULT_MAX_FILE
   return classifyContent(bytes.subarray(0, HEAD_BYTES));
 }
 
+/** Counts a file or folder discovery leaves out, and keeps its path: the one way a skip is recorded. */
+export function recordSkip(discovery: DiscoveryResult, kind: 'file' | 'folder', relativePath: string, reason: SkipReason): void {
+  const counts = kind === 'file' ? discovery.skippedFiles : discovery.skippedDirectories;
+  counts[reason] = (counts[reason] ?? 0) + 1;
+  discovery.skippedPaths.set(relativePath, reason);
+}
+
 /** Why a discovery left out this file, or the folder it lies in; undefined when it did not (the file is gone). */
 export function skipReasonOf(discovery: Pick<DiscoveryResult, 'skippedPaths'>, file: string): SkipReason | undefined {
   for (let at = file; at !== '.' && at !== ''; at = path.posix.dirname(at)) {
@@ -173,11 +180,7 @@ export function discoverFiles(root: string, options: DiscoveryOptions = {}): Dis
   const realRoot = realpathSync(root);
   const result: DiscoveryResult = { files: [], skippedFiles: {}, skippedDirectories: {}, skippedPaths: new Map(), verdicts: new Map() };
   const visitedDirectories = new Set<string>();
-  const skip = (kind: 'file' | 'folder', relativePath: string, reason: SkipReason): void => {
-    const counts = kind === 'file' ? result.skippedFiles : result.skippedDirectories;
-    counts[reason] = (counts[reason] ?? 0) + 1;
-    result.skippedPaths.set(relativePath, reason);
-  };
+  const skip = (kind: 'file' | 'folder', relativePath: string, reason: SkipReason): void => recordSkip(result, kind, relativePath, reason);
 
   const walk = (directory: string, relative: string): void => {
     let stats;

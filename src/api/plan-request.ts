@@ -96,11 +96,10 @@ export async function planWithModel(repo: string, request: string, options: Mode
   const text = requestText(request);
   const toolMode = options.toolMode ?? 'native';
   if (!TOOL_MODES.includes(toolMode)) throw new HandbookError('INVALID_INPUT', `unknown tool mode "${String(toolMode)}"`, `use one of ${TOOL_MODES.join(', ')}`);
-  const { maxSteps } = options;
-  assertPositiveOption('maxSteps', maxSteps);
+  assertPositiveOption('maxSteps', options.maxSteps);
   assertPositiveOption('maxTokens', options.maxTokens);
   // Reading is all a planner does until it submits, so it may read longer than an executor before the stall detector calls it stuck.
-  const task = taskSpecSchema.parse({ text: plannerTaskText(text), limits: { maxSteps: maxSteps ?? 40, stallTurns: 12 } });
+  const task = taskSpecSchema.parse({ text: plannerTaskText(text), limits: { maxSteps: options.maxSteps ?? 40, stallTurns: 12 } });
   const database = options.database ? { database: options.database } : {};
   // The planner navigates the handbook: without one it has nothing to plan on, so it does not start (NO_HANDBOOK).
   const handbook = openHandbook(root, { ...database, withUnresolved: false });

@@ -111,7 +111,7 @@ interface Evidenced extends Candidate {
  * paths and their family (see crossCuttingFiles).
  */
 function chooseTargets(graph: ProgramGraph, request: string, crossCutting: boolean, pool: readonly Candidate[]): Evidenced[] {
-  const own = [...parseRequest(request).terms].filter(([, weight]) => weight >= 1).map(([term]) => term);
+  const { own } = parseRequest(request);
   const named = pool.map((candidate) => {
     const vocabulary = new Set(searchTermsOf(candidate.unit).weights.map(([term]) => term));
     return { ...candidate, words: own.filter((term) => vocabulary.has(term)) };

@@ -23,6 +23,8 @@ export interface ParsedRequest {
   text: string;
   /** Stemmed terms with their weight: the request's own words 1, thesaurus synonyms less. */
   terms: Map<string, number>;
+  /** The request's own words alone, in order, each once: what the file and folder evidence and the planner's word count weigh. */
+  own: string[];
   /** The request word each term stands for: a word and its synonyms count once, by their best match. */
   groups: Map<string, string>;
   /** The request asks for every place ("in every capture path", "all providers"), not the first. */
@@ -49,5 +51,5 @@ export function parseRequest(text: string): ParsedRequest {
       groups.set(synonym, term);
     }
   }
-  return { text, terms, groups, crossCutting: CROSS_CUTTING.test(text) };
+  return { text, terms, groups, own: [...new Set(own)], crossCutting: CROSS_CUTTING.test(text) };
 }

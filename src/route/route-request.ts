@@ -212,9 +212,8 @@ export function routeRequest(
   }
 
   // Only the request's own words: with synonyms too, files full of common code words passed for ones about the behaviour (gemini-cli hit@5 0.73 → 0.67).
-  const ownWords = [...request.terms].filter(([, weight]) => weight >= 1).map(([term]) => term);
-  const fileRelevance = index.containerRelevance('file', ownWords);
-  const folderRelevance = index.containerRelevance('folder', ownWords);
+  const fileRelevance = index.containerRelevance('file', request.own);
+  const folderRelevance = index.containerRelevance('folder', request.own);
   trace.files = strongest(fileRelevance, TRACED_CONTAINERS);
   trace.folders = strongest(folderRelevance, TRACED_CONTAINERS);
   const surroundings = (file: string) =>
