@@ -4,6 +4,7 @@ import { HandbookError } from '../errors.js';
 import type { ChatProvider } from '../llm/chat-types.js';
 import type { CreateProviderOptions } from '../llm/create-provider.js';
 import { loadSkeleton } from '../organize/skeleton.js';
+import { fileIdentity, identityChange } from '../store/file-identity.js';
 import { currentGeneration } from '../store/generations.js';
 import { assertHandbookOf } from '../store/handbook-repository.js';
 import { databasePathFor, openDatabase, peekHandbookFile } from '../store/open-database.js';
@@ -70,6 +71,7 @@ export async function buildHandbook(root: string, options: BuildOptions = {}): P
     outDirectories: session.outDirectories,
   };
   const database = openDatabase(databasePath, { create: true });
+  const databaseFile = fileIdentity(databasePath);
   try {
     const stored = await storeAnalysis({
       database,
@@ -80,6 +82,10 @@ export async function buildHandbook(root: string, options: BuildOptions = {}): P
       ...(provider ? { provider } : {}),
       started,
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      assertInPlace: () => {
+        const lost = identityChange(databasePath, databaseFile);
+        if (lost) throw new HandbookError('NO_HANDBOOK', `the handbook database ${databasePath} was ${lost} while the build ran, so nothing was stored`, 'run `handbook build` again');
+      },
     });
     return stored.summary;
   } finally {

@@ -11,7 +11,7 @@ import type { CreateProviderOptions } from '../llm/create-provider.js';
 import type { OrganizedHandbook } from '../organize/model.js';
 import { describeProject, type ProjectDescription } from '../organize/overview.js';
 import { currentGenerationOrThrow, foreignWrites, readOrganized, readPriorAnalysis, setGenerationSource, type StoredRows } from '../store/generations.js';
-import { fileIdentity } from '../store/file-identity.js';
+import { fileIdentity, identityChange } from '../store/file-identity.js';
 import { assertHandbookOf } from '../store/handbook-repository.js';
 import { databasePathFor, type HandbookDatabase, openDatabase } from '../store/open-database.js';
 import { providerFor } from './build-handbook.js';
@@ -139,9 +139,7 @@ export class LiveHandbook {
    * another (a build in its place); undefined while it is still the same file.
    */
   databaseLost(): 'deleted' | 'replaced' | undefined {
-    const now = fileIdentity(this.databasePath);
-    if (now === this.databaseFile) return undefined;
-    return now === undefined ? 'deleted' : 'replaced';
+    return identityChange(this.databasePath, this.databaseFile);
   }
 
   /**
@@ -249,6 +247,7 @@ export class LiveHandbook {
         ...(this.provider ? { provider: this.provider } : {}),
         cache: this.cache,
         started,
+        assertInPlace: () => this.assertDatabaseInPlace(),
         // A full analysis writes a new generation; a change updates the current one in place.
         ...(fullRebuild === undefined ? { update: { generation: generation.id, replaceFiles, replaceTerms, ...(this.stored ? { stored: this.stored } : {}) } } : {}),
         ...(this.options.onProgress ? { onProgress: this.options.onProgress } : {}),

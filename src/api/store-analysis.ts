@@ -56,6 +56,11 @@ export interface StoreAnalysisInput {
   /** Update this generation in place, replacing only these rows, instead of writing a new one. */
   update?: Omit<GenerationUpdate, 'rows'> & { generation: number };
   onProgress?: (progress: BuildProgress) => void;
+  /**
+   * Throws when the database is no longer at its path. Called just before the write: model calls
+   * can take minutes, and a connection to a deleted file would store into a file nobody reads.
+   */
+  assertInPlace?: () => void;
 }
 
 /**
@@ -141,6 +146,7 @@ export async function storeAnalysis(input: StoreAnalysisInput): Promise<StoredAn
       return summary;
     },
   };
+  input.assertInPlace?.();
   const rows = session.rowsOfFiles(input.update?.replaceFiles ?? []);
   const written = input.update
     ? updateGeneration(database, input.update.generation, analysis.graph, handbook, searchTerms, { ...input.update, rows }, details)

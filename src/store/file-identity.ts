@@ -13,3 +13,10 @@ export function fileIdentity(file: string): string | undefined {
     return undefined;
   }
 }
+
+/** How the file at a path differs from the one known by `identity`: gone, another file in its place, or (undefined) the same. */
+export function identityChange(file: string, identity: string | undefined): 'deleted' | 'replaced' | undefined {
+  const now = fileIdentity(file);
+  if (now === identity) return undefined;
+  return now === undefined ? 'deleted' : 'replaced';
+}

@@ -1,8 +1,9 @@
-import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildHandbook, LiveHandbook, openHandbook } from '../../src/index.js';
 import { copyOfFixture } from '../helpers/paths.js';
+import { openAiError, startFakeOpenAi } from '../llm/fake-openai-server.js';
 
 const AUDIT = 'export function audit(line: string): string {\n  return line;\n}\n';
 
@@ -57,5 +58,51 @@ describe('a LiveHandbook whose database is no longer where it opened it', () => 
     expect(live.databaseLost()).toBeUndefined();
     expect((await live.sync()).added).toEqual(['src/security/audit.ts']);
     expect(existsSync(live.databasePath)).toBe(true);
+  });
+});
+
+/** Removes a database with its WAL and shared-memory files, as `rm .handbook/handbook.db*` does. */
+function removeDatabase(database: string): void {
+  const folder = path.dirname(database);
+  for (const name of readdirSync(folder).filter((candidate) => candidate.startsWith(path.basename(database)))) rmSync(path.join(folder, name));
+}
+
+describe('a build whose database leaves its path while the model places units', () => {
+  /** A model server that runs `meanwhile` on its first request, then fails every call, so the stager falls back offline and the build goes on to store. */
+  async function modelOptions(meanwhile: () => void) {
+    let first = true;
+    const server = await startFakeOpenAi(() => {
+      if (first) meanwhile();
+      first = false;
+      return openAiError(500, 'server_error', 'try later');
+    });
+    return { model: 'openai:gpt-test', provider: { env: { OPENAI_API_KEY: 'sk-test' }, baseUrlOverride: `${server.url}/v1`, baseDelayMs: 1, maxDelayMs: 2, maxAttempts: 1 } };
+  }
+
+  it('says the database was deleted and stores nothing, instead of reporting a handbook nobody can read', async () => {
+    const repo = copyOfFixture();
+    const database = path.join(repo, '.handbook', 'handbook.db');
+    const options = await modelOptions(() => removeDatabase(database));
+    await expect(buildHandbook(repo, options)).rejects.toMatchObject({
+      code: 'NO_HANDBOOK',
+      message: `the handbook database ${database} was deleted while the build ran, so nothing was stored`,
+      hint: 'run `handbook build` again',
+    });
+    expect(existsSync(database)).toBe(false);
+  });
+
+  it('says the database was replaced and leaves the one now in its place as it was', async () => {
+    const repo = copyOfFixture();
+    const database = path.join(repo, '.handbook', 'handbook.db');
+    const other = path.join(repo, 'other.db');
+    await buildHandbook(repo, { database: other });
+    const options = await modelOptions(() => {
+      removeDatabase(database);
+      copyFileSync(other, database);
+    });
+    await expect(buildHandbook(repo, options)).rejects.toMatchObject({ code: 'NO_HANDBOOK', message: expect.stringMatching(/was replaced while the build ran, so nothing was stored$/) });
+    const after = openHandbook(repo);
+    expect(after.generation.id).toBe(1);
+    expect(after.organized.stager).toEqual({ kind: 'offline' });
   });
 });
