@@ -386,6 +386,14 @@ export class EdgeResolver {
         if (this.index.declaredNames.has(node.text) && !isDeclarationName(node)) this.visitNameUse(node, current(), line(node));
         return;
       }
+      if (ts.isBindingElement(node) && ts.isObjectBindingPattern(node.parent)) {
+        this.visitPropertyBinding(node, current(), line(node));
+        // The property name is resolved above, as a member of what is destructured; only a computed one is an expression.
+        if (node.propertyName && ts.isComputedPropertyName(node.propertyName)) visit(node.propertyName);
+        visit(node.name);
+        if (node.initializer) visit(node.initializer);
+        return;
+      }
       if (ts.isShorthandPropertyAssignment(node)) {
         if (this.index.declaredNames.has(node.name.text)) {
           const symbol = this.checker.getShorthandAssignmentValueSymbol(node);
@@ -425,7 +433,10 @@ export class EdgeResolver {
   }
 
   private symbolAt(node: ts.Node): ts.Symbol | undefined {
-    let symbol = this.checker.getSymbolAtLocation(node);
+    return this.throughAlias(this.checker.getSymbolAtLocation(node));
+  }
+
+  private throughAlias(symbol: ts.Symbol | undefined): ts.Symbol | undefined {
     if (symbol && symbol.flags & ts.SymbolFlags.Alias) {
       const aliased = this.checker.getAliasedSymbol(symbol);
       if (aliased && !(aliased.flags & ts.SymbolFlags.Alias) && aliased.declarations?.length) symbol = aliased;
@@ -555,7 +566,22 @@ export class EdgeResolver {
 
   private visitMemberUse(node: ts.PropertyAccessExpression, name: ts.MemberName, from: string, line: number): void {
     if (!this.index.memberNames.has(name.text)) return;
-    const symbol = this.checker.getSymbolAtLocation(name);
+    this.recordMemberUse(this.checker.getSymbolAtLocation(name), referenceUse(node), isWritePosition(node), from, line);
+  }
+
+  /** `const { a, b: c } = source` reads `source.a` and `source.b`, as `source.a` would. */
+  private visitPropertyBinding(element: ts.BindingElement, from: string, line: number): void {
+    const name = element.propertyName ?? element.name;
+    // A rest element takes the members no other element names: it names none itself.
+    if (element.dotDotDotToken || !(ts.isIdentifier(name) || ts.isStringLiteral(name))) return;
+    // A module namespace is destructured too: its members are the module's declarations.
+    if (!this.index.memberNames.has(name.text) && !this.index.declaredNames.has(name.text)) return;
+    const destructured = this.checker.getTypeAtLocation(element.parent);
+    this.recordMemberUse(this.throughAlias(this.checker.getPropertyOfType(destructured, name.text)), 'read', false, from, line);
+  }
+
+  /** `use` tells which accessors run; `writes` whether state held in the member is stored or mutated. */
+  private recordMemberUse(symbol: ts.Symbol | undefined, use: ReferenceUse, writes: boolean, from: string, line: number): void {
     if (!symbol?.declarations?.length) return;
     const declaration = symbol.declarations[0]!;
     const unit = this.unitOfSymbol(symbol);
@@ -565,16 +591,16 @@ export class EdgeResolver {
         // State reached as `module.name` is the same slot as by its bare name.
         // A unit's use of itself is no edge, so no slot either: slots are what edges reach.
         if (this.index.stateVariables.has(unit) && unit !== from) this.ensureModuleSlot(unit);
-        this.file.sink.add(isWritePosition(node) ? 'writes' : 'reads', from, unit, line);
+        this.file.sink.add(writes ? 'writes' : 'reads', from, unit, line);
       }
-      else if (kind === 'accessor') for (const accessor of this.accessorsRun(symbol, referenceUse(node))) this.file.sink.add('calls', from, accessor, line, 'direct');
+      else if (kind === 'accessor') for (const accessor of this.accessorsRun(symbol, use)) this.file.sink.add('calls', from, accessor, line, 'direct');
       else this.file.sink.add('references', from, unit, line);
       return;
     }
     const slot = this.slotOf(declaration);
     if (!slot) return;
     this.file.slots.add(slot);
-    this.file.sink.add(isWritePosition(node) ? 'writes' : 'reads', from, slot, line);
+    this.file.sink.add(writes ? 'writes' : 'reads', from, slot, line);
   }
 
   /**
