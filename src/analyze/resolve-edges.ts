@@ -193,20 +193,6 @@ function referenceUse(node: ts.Node): ReferenceUse {
   return isDestructuringTarget(current) ? 'write' : 'read';
 }
 
-/** Whether an expression's value is replaced or mutated where it stands, rather than read. */
-function isWritePosition(node: ts.Node): boolean {
-  if (referenceUse(node) !== 'read') return true;
-  const current = withWrappers(node);
-  const parent = current.parent;
-  if (ts.isDeleteExpression(parent)) return true;
-  // `this.x[key] = v` and `this.x.push(v)` change the object held in `x`.
-  if (ts.isElementAccessExpression(parent) && parent.expression === current) return isWritePosition(parent);
-  if (ts.isPropertyAccessExpression(parent) && parent.expression === current && MUTATING_METHODS.has(parent.name.text)) {
-    return ts.isCallExpression(parent.parent) && parent.parent.expression === parent;
-  }
-  return false;
-}
-
 /** A name in a declaration or import/export clause is not a use of it. */
 function isDeclarationName(node: ts.Identifier): boolean {
   const parent = node.parent;
@@ -379,6 +365,12 @@ export class EdgeResolver {
       }
       if (ts.isPropertyAccessExpression(node)) {
         this.visitMemberUse(node, node.name, current(), line(node));
+        visit(node.expression);
+        return;
+      }
+      // `x['p']` is `x.p` spelled otherwise: the checker resolves the literal to the same member.
+      if (ts.isElementAccessExpression(node) && ts.isStringLiteralLike(node.argumentExpression)) {
+        this.visitMemberUse(node, node.argumentExpression, current(), line(node));
         visit(node.expression);
         return;
       }
@@ -564,9 +556,35 @@ export class EdgeResolver {
     for (const id of target.dispatch) this.file.sink.add('calls', from, id, line, 'dispatch');
   }
 
-  private visitMemberUse(node: ts.PropertyAccessExpression, name: ts.MemberName, from: string, line: number): void {
+  private visitMemberUse(node: ts.PropertyAccessExpression | ts.ElementAccessExpression, name: ts.MemberName | ts.StringLiteralLike, from: string, line: number): void {
     if (!this.index.memberNames.has(name.text)) return;
-    this.recordMemberUse(this.checker.getSymbolAtLocation(name), referenceUse(node), isWritePosition(node), from, line);
+    this.recordMemberUse(this.checker.getSymbolAtLocation(name), referenceUse(node), this.isWritePosition(node), from, line);
+  }
+
+  /** Whether an expression's value is replaced or mutated where it stands, rather than read. */
+  private isWritePosition(node: ts.Node): boolean {
+    if (referenceUse(node) !== 'read') return true;
+    const current = withWrappers(node);
+    const parent = current.parent;
+    if (ts.isDeleteExpression(parent)) return true;
+    // `this.x[key] = v` and `this.x.push(v)` change the object held in `x`; `this.x['p'] = v` stores
+    // into slot p instead when p is one, as `this.x.p = v` does.
+    if (ts.isElementAccessExpression(parent) && parent.expression === current) return this.isWritePosition(parent) && !this.keyNamesState(parent);
+    if (ts.isPropertyAccessExpression(parent) && parent.expression === current && MUTATING_METHODS.has(parent.name.text)) {
+      return ts.isCallExpression(parent.parent) && parent.parent.expression === parent;
+    }
+    return false;
+  }
+
+  /** Whether `x['p']` names state of its own, a slot or an accessor, which a store into it reaches instead of `x`. */
+  private keyNamesState(access: ts.ElementAccessExpression): boolean {
+    const key = access.argumentExpression;
+    if (!ts.isStringLiteralLike(key) || !this.index.memberNames.has(key.text)) return false;
+    const symbol = this.checker.getSymbolAtLocation(key);
+    if (!symbol?.declarations?.length) return false;
+    const unit = this.unitOfSymbol(symbol);
+    if (unit) return this.index.units.get(unit)?.kind === 'accessor';
+    return this.slotOf(symbol.declarations[0]!) !== undefined;
   }
 
   /** `const { a, b: c } = source` reads `source.a` and `source.b`, as `source.a` would. */
@@ -629,7 +647,7 @@ export class EdgeResolver {
     if (target.kind === 'variable') {
       if (this.index.stateVariables.has(unit)) {
         this.ensureModuleSlot(unit);
-        this.file.sink.add(isWritePosition(node) ? 'writes' : 'reads', from, unit, line);
+        this.file.sink.add(this.isWritePosition(node) ? 'writes' : 'reads', from, unit, line);
       } else this.file.sink.add('references', from, unit, line);
       return;
     }

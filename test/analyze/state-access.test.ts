@@ -61,6 +61,53 @@ export function throughBarrel(): number {
 }
 `;
 
+const LITERAL_KEYS = `export type Config = {
+  a: number;
+};
+
+export class Keyed {
+  p = 0;
+  q = '';
+  config: Config = { a: 1 };
+  counts: Record<string, number> = {};
+  items: number[] = [];
+
+  byLiteral(): void {
+    this['p'] = 2;
+    const read = this["q"];
+    this.config[\`a\`] += 1;
+    this['items'].push(read.length);
+  }
+  byDot(): void {
+    this.p = 2;
+    const read = this.q;
+    this.config.a += 1;
+    this.items.push(read.length);
+  }
+  byKey(key: string): void {
+    this.counts['total'] = 1;
+    this.counts[key] = 2;
+  }
+}
+
+export const typed: Config = { a: 0 };
+export const plain = { count: 0 };
+
+export function literalShared(): void {
+  typed['a'] = 2;
+  plain['count'] = 1;
+}
+export class Gauge {
+  private level = 0;
+  get n(): number { return this.level; }
+  set n(value: number) { this.level = value; }
+}
+export class Panel {
+  gauge = new Gauge();
+  turnUp(): void { this.gauge['n'] = 1; }
+}
+`;
+
 let edges: Edge[];
 
 beforeAll(() => {
@@ -70,6 +117,7 @@ beforeAll(() => {
   writeFileSync(path.join(root, 'src/shared.ts'), 'export let counter = 0;\nexport function helper(): void {}\n');
   writeFileSync(path.join(root, 'src/barrel.ts'), "export { counter } from './shared.js';\n");
   writeFileSync(path.join(root, 'src/namespace.ts'), NAMESPACE);
+  writeFileSync(path.join(root, 'src/literal-keys.ts'), LITERAL_KEYS);
   edges = analyzeRepository(root).graph.edges;
 });
 
@@ -98,5 +146,28 @@ describe('destructuring a field or a shared object', () => {
   it('reads a module variable and references a function destructured from a module namespace, as their bare names would', () => {
     expect(usesOf('namespace.ts', 'fromNamespace')).toEqual(['reads src/shared.ts#counter@5', 'references src/shared.ts#helper@5']);
     expect(usesOf('namespace.ts', 'throughBarrel')).toEqual(['reads src/shared.ts#counter@10']);
+  });
+});
+
+describe('a member named by a string literal key', () => {
+  it('is read and written as the same member reached with a dot', () => {
+    expect(usesOf('literal-keys.ts', 'Keyed.byLiteral')).toEqual([
+      'reads Keyed.config@15', 'reads Keyed.q@14', 'writes Config.a@15', 'writes Keyed.items@16', 'writes Keyed.p@13',
+    ]);
+    expect(usesOf('literal-keys.ts', 'Keyed.byDot')).toEqual([
+      'reads Keyed.config@21', 'reads Keyed.q@20', 'writes Config.a@21', 'writes Keyed.items@22', 'writes Keyed.p@19',
+    ]);
+  });
+
+  it('on a shared object reaches the property slot of its type', () => {
+    expect(usesOf('literal-keys.ts', 'literalShared')).toEqual(['reads typed@34', 'writes Config.a@34', 'writes plain@35']);
+  });
+
+  it('runs the setter of an accessor, and only reads the object holding it, as a dot does', () => {
+    expect(usesOf('literal-keys.ts', 'Panel.turnUp')).toEqual(['calls Gauge.n~2@44', 'reads Panel.gauge@44']);
+  });
+
+  it('naming no slot of its own still stores into the object holding it, as any key does', () => {
+    expect(usesOf('literal-keys.ts', 'Keyed.byKey')).toEqual(['writes Keyed.counts@25,26']);
   });
 });
