@@ -697,10 +697,30 @@ export class EdgeResolver {
   private slotOf(declaration: ts.Node): string | undefined {
     const cached = this.slotByDeclaration.get(declaration);
     if (cached !== undefined) return cached ?? undefined;
-    const slot = this.createSlot(declaration);
-    this.slotByDeclaration.set(declaration, slot?.id ?? null);
-    if (slot && !this.slots.has(slot.id)) this.slots.set(slot.id, slot);
-    return slot?.id;
+    const overridden = this.fieldOverriddenBy(declaration);
+    let id = overridden && this.slotOf(overridden);
+    if (!id) {
+      const slot = this.createSlot(declaration);
+      if (slot && !this.slots.has(slot.id)) this.slots.set(slot.id, slot);
+      id = slot?.id;
+    }
+    this.slotByDeclaration.set(declaration, id ?? null);
+    return id;
+  }
+
+  /**
+   * The base class's field that an instance field redeclares (`override x = 1`, `declare x: T`,
+   * a parameter property): an instance has one property of that name whichever class's code uses
+   * it, so both are one slot, the base's. A static redeclared is a property of another constructor.
+   */
+  private fieldOverriddenBy(declaration: ts.Node): ts.Node | undefined {
+    let owner: ts.ClassLikeDeclaration;
+    if (ts.isPropertyDeclaration(declaration) && !(ts.getCombinedModifierFlags(declaration) & ts.ModifierFlags.Static)) owner = declaration.parent;
+    else if (ts.isParameter(declaration) && ts.isConstructorDeclaration(declaration.parent) && ts.getModifiers(declaration)?.length) owner = declaration.parent.parent;
+    else return undefined;
+    const base = owner.heritageClauses?.find((clause) => clause.token === ts.SyntaxKind.ExtendsKeyword)?.types[0];
+    if (!base || !(ts.isIdentifier(declaration.name) || ts.isStringLiteral(declaration.name))) return undefined;
+    return this.checker.getPropertyOfType(this.checker.getTypeAtLocation(base), declaration.name.text)?.declarations?.[0];
   }
 
   private createSlot(declaration: ts.Node): Slot | undefined {

@@ -108,7 +108,50 @@ export class Panel {
 }
 `;
 
+const OVERRIDES = `export class Base {
+  x = 0;
+  static count = 0;
+  readBase(): number {
+    return this.x + Base.count;
+  }
+}
+export class Derived extends Base {
+  override x = 1;
+  static count = 1;
+  writeDerived(): void {
+    this.x = 2;
+    Derived.count = 2;
+  }
+}
+export class Narrowed extends Derived {
+  declare x: 1 | 2;
+  readNarrowed(): number {
+    return this.x;
+  }
+}
+export class ByParameter extends Base {
+  constructor(public override x: number) {
+    super();
+  }
+}
+export class Other extends Base {
+  readOther(): number {
+    return this.x;
+  }
+}
+export function fromOutside(derived: Derived, narrowed: Narrowed, byParameter: ByParameter): number {
+  return derived.x + narrowed.x + byParameter.x;
+}
+`;
+
+// Circular heritage is an error the checker reports, not a chain to follow; a base outside the repository has no slot to share.
+const OVERRIDES_WITHOUT_BASE_SLOT = `export class A extends B { x = 1; readA(): number { return this.x; } }
+export class B extends A { x = 2; readB(): number { return this.x; } }
+export class Failure extends Error { override message = 'failed'; show(): string { return this.message; } }
+`;
+
 let edges: Edge[];
+let slots: string[];
 
 beforeAll(() => {
   const root = scratchDirectory();
@@ -118,7 +161,11 @@ beforeAll(() => {
   writeFileSync(path.join(root, 'src/barrel.ts'), "export { counter } from './shared.js';\n");
   writeFileSync(path.join(root, 'src/namespace.ts'), NAMESPACE);
   writeFileSync(path.join(root, 'src/literal-keys.ts'), LITERAL_KEYS);
-  edges = analyzeRepository(root).graph.edges;
+  writeFileSync(path.join(root, 'src/overrides.ts'), OVERRIDES);
+  writeFileSync(path.join(root, 'src/no-base-slot.ts'), OVERRIDES_WITHOUT_BASE_SLOT);
+  const graph = analyzeRepository(root).graph;
+  edges = graph.edges;
+  slots = graph.slots.map((slot) => slot.id);
 });
 
 /** What one unit of a file calls, references, reads and writes, as `kind target@lines`, the target's file named when it is another. */
@@ -169,5 +216,30 @@ describe('a member named by a string literal key', () => {
 
   it('naming no slot of its own still stores into the object holding it, as any key does', () => {
     expect(usesOf('literal-keys.ts', 'Keyed.byKey')).toEqual(['writes Keyed.counts@25,26']);
+  });
+});
+
+describe('a field a subclass redeclares', () => {
+  // Every instance has one property x, whichever class's code reads or writes it and whichever redeclares it.
+  it.each([
+    ['Base.readBase', ['reads Base.count@5', 'reads Base.x@5', 'references Base@5']],
+    ['Derived.writeDerived', ['references Derived@13', 'writes Base.x@12', 'writes Derived.count@13']],
+    ['Narrowed.readNarrowed', ['reads Base.x@19']],
+    ['Other.readOther', ['reads Base.x@29']],
+    ['fromOutside', ['reads Base.x@33']],
+  ])('%s reaches the slot of the base class that declares it first', (unit, expected) => {
+    expect(usesOf('overrides.ts', unit)).toEqual(expected);
+  });
+
+  it('is one slot, while a static redeclared is a property of each constructor', () => {
+    expect(slots.filter((id) => id.startsWith('src/overrides.ts#')).sort()).toEqual([
+      'src/overrides.ts#Base.count', 'src/overrides.ts#Base.x', 'src/overrides.ts#Derived.count',
+    ]);
+  });
+
+  it('keeps its own slot where no base class in the repository declares it', () => {
+    expect(usesOf('no-base-slot.ts', 'A.readA')).toEqual(['reads A.x@1']);
+    expect(usesOf('no-base-slot.ts', 'B.readB')).toEqual(['reads B.x@2']);
+    expect(usesOf('no-base-slot.ts', 'Failure.show')).toEqual(['reads Failure.message@3']);
   });
 });
