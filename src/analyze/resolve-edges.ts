@@ -567,20 +567,20 @@ export class EdgeResolver {
     const current = withWrappers(node);
     const parent = current.parent;
     if (ts.isDeleteExpression(parent)) return true;
-    // `this.x[key] = v` and `this.x.push(v)` change the object held in `x`; `this.x['p'] = v` stores
-    // into slot p instead when p is one, as `this.x.p = v` does.
-    if (ts.isElementAccessExpression(parent) && parent.expression === current) return this.isWritePosition(parent) && !this.keyNamesState(parent);
-    if (ts.isPropertyAccessExpression(parent) && parent.expression === current && MUTATING_METHODS.has(parent.name.text)) {
+    if (!(ts.isPropertyAccessExpression(parent) || ts.isElementAccessExpression(parent)) || parent.expression !== current) return false;
+    // `this.x.push(v)` changes the object held in `x`.
+    if (ts.isPropertyAccessExpression(parent) && MUTATING_METHODS.has(parent.name.text)) {
       return ts.isCallExpression(parent.parent) && parent.parent.expression === parent;
     }
-    return false;
+    // So do `this.x[key] = v` and `this.x.p = v`, unless p is state of its own, which the store reaches instead.
+    return this.isWritePosition(parent) && !this.memberIsState(parent);
   }
 
-  /** Whether `x['p']` names state of its own, a slot or an accessor, which a store into it reaches instead of `x`. */
-  private keyNamesState(access: ts.ElementAccessExpression): boolean {
-    const key = access.argumentExpression;
-    if (!ts.isStringLiteralLike(key) || !this.index.memberNames.has(key.text)) return false;
-    const symbol = this.checker.getSymbolAtLocation(key);
+  /** Whether `x.p` or `x['p']` names state of its own, a slot or an accessor, rather than an entry of the object in `x`. */
+  private memberIsState(access: ts.PropertyAccessExpression | ts.ElementAccessExpression): boolean {
+    const name = ts.isPropertyAccessExpression(access) ? access.name : access.argumentExpression;
+    if (!(ts.isMemberName(name) || ts.isStringLiteralLike(name)) || !this.index.memberNames.has(name.text)) return false;
+    const symbol = this.checker.getSymbolAtLocation(name);
     if (!symbol?.declarations?.length) return false;
     const unit = this.unitOfSymbol(symbol);
     if (unit) return this.index.units.get(unit)?.kind === 'accessor';

@@ -144,6 +144,21 @@ export function fromOutside(derived: Derived, narrowed: Narrowed, byParameter: B
 }
 `;
 
+const ENTRIES = `export const plain = { count: 0 };
+export class Tally {
+  counts: Record<string, number> = {};
+  byDot(): void {
+    this.counts.total = 1;
+    plain.count += 1;
+    delete this.counts.gone;
+  }
+  byKey(): void {
+    this.counts['total'] = 1;
+    plain['count'] += 1;
+  }
+}
+`;
+
 // Circular heritage is an error the checker reports, not a chain to follow; a base outside the repository has no slot to share.
 const OVERRIDES_WITHOUT_BASE_SLOT = `export class A extends B { x = 1; readA(): number { return this.x; } }
 export class B extends A { x = 2; readB(): number { return this.x; } }
@@ -161,6 +176,7 @@ beforeAll(() => {
   writeFileSync(path.join(root, 'src/barrel.ts'), "export { counter } from './shared.js';\n");
   writeFileSync(path.join(root, 'src/namespace.ts'), NAMESPACE);
   writeFileSync(path.join(root, 'src/literal-keys.ts'), LITERAL_KEYS);
+  writeFileSync(path.join(root, 'src/entries.ts'), ENTRIES);
   writeFileSync(path.join(root, 'src/overrides.ts'), OVERRIDES);
   writeFileSync(path.join(root, 'src/no-base-slot.ts'), OVERRIDES_WITHOUT_BASE_SLOT);
   const graph = analyzeRepository(root).graph;
@@ -216,6 +232,14 @@ describe('a member named by a string literal key', () => {
 
   it('naming no slot of its own still stores into the object holding it, as any key does', () => {
     expect(usesOf('literal-keys.ts', 'Keyed.byKey')).toEqual(['writes Keyed.counts@25,26']);
+  });
+});
+
+describe('a store into a member that is no state of its own', () => {
+  // A Record entry or a property of an untyped object literal has no slot: the object holding it is what changes.
+  it('writes the object holding it, by a dot as by a key', () => {
+    expect(usesOf('entries.ts', 'Tally.byDot')).toEqual(['writes Tally.counts@5,7', 'writes plain@6']);
+    expect(usesOf('entries.ts', 'Tally.byKey')).toEqual(['writes Tally.counts@10', 'writes plain@11']);
   });
 });
 
