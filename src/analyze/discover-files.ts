@@ -123,7 +123,7 @@ function hasSourceExtension(name: string): boolean {
 }
 
 /** A `dist`-like folder is build output only beside sources it was built from; a published package is all `dist`. */
-function isBuildOutput(directory: string, name: string, explicit: Set<string>, rootRelative: string): boolean {
+function isBuildOutput(directory: string, name: string, explicit: ReadonlySet<string>, rootRelative: string): boolean {
   if (explicit.has(rootRelative)) return true;
   if (!BUILD_DIRECTORY_NAMES.has(name)) return false;
   const parent = path.dirname(directory);
@@ -168,6 +168,64 @@ export function skipReasonOf(discovery: Pick<DiscoveryResult, 'skippedPaths'>, f
   return undefined;
 }
 
+/** An entry of a folder as discovery sees it before reading a byte, whether listed from its folder or looked up by path. */
+export interface FolderEntry {
+  name: string;
+  absolutePath: string;
+  /** From the root, with forward slashes. */
+  relativePath: string;
+  isSymbolicLink: boolean;
+  isDirectory: boolean;
+  isFile: boolean;
+}
+
+/** What discovery makes of an entry: a folder to walk, a source file to judge by its bytes, a skip it counts, or nothing it counts. */
+export type EntryVerdict = { kind: 'folder' } | { kind: 'file' } | { kind: 'skip'; as: 'file' | 'folder'; reason: SkipReason } | { kind: 'none' };
+
+/** What entries are judged against: the real root, the only place links may lead, and the build-output folders named beside the defaults. */
+export interface EntryRules {
+  realRoot: string;
+  buildOutput: ReadonlySet<string>;
+}
+
+/**
+ * Judges one entry by its name, its type and, for a link, where it leads: the one judgement a
+ * walk makes and a reader of a single path repeats, so both leave out exactly the same files.
+ */
+export function judgeEntry(entry: FolderEntry, rules: EntryRules): EntryVerdict {
+  let { isDirectory, isFile } = entry;
+  if (entry.isSymbolicLink) {
+    const as = hasSourceExtension(entry.name) ? 'file' : 'folder';
+    let target: string;
+    try {
+      target = realpathSync(entry.absolutePath);
+    } catch {
+      return { kind: 'skip', as, reason: 'symlink-loop' };
+    }
+    if (target !== rules.realRoot && !target.startsWith(rules.realRoot + path.sep)) return as === 'file' ? { kind: 'skip', as, reason: 'symlink-outside' } : { kind: 'none' };
+    let targetStats;
+    try {
+      targetStats = statSync(target);
+    } catch {
+      // The target was deleted after realpath found it: a tree changing while it is walked (watch).
+      return { kind: 'skip', as, reason: 'unreadable' };
+    }
+    isDirectory = targetStats.isDirectory();
+    isFile = targetStats.isFile();
+  }
+  if (isDirectory) {
+    if (entry.name === 'node_modules') return { kind: 'skip', as: 'folder', reason: 'node_modules' };
+    if (ALWAYS_SKIPPED_DIRECTORIES.has(entry.name)) return { kind: 'none' };
+    if (VENDORED_DIRECTORIES.has(entry.name)) return { kind: 'skip', as: 'folder', reason: 'vendored' };
+    if (isBuildOutput(entry.absolutePath, entry.name, rules.buildOutput, entry.relativePath)) return { kind: 'skip', as: 'folder', reason: 'build-output' };
+    return { kind: 'folder' };
+  }
+  if (!isFile || !hasSourceExtension(entry.name)) return { kind: 'none' };
+  if (isDeclarationFile(entry.name)) return { kind: 'skip', as: 'file', reason: 'declaration' };
+  if (GENERATED_NAME.test(entry.name)) return { kind: 'skip', as: 'file', reason: 'generated' };
+  return { kind: 'file' };
+}
+
 /**
  * Lists the repository's TypeScript and JavaScript sources in a stable order, and counts every
  * file or folder it leaves out with the reason. Symlinks are followed only inside the root, and
@@ -175,9 +233,8 @@ export function skipReasonOf(discovery: Pick<DiscoveryResult, 'skippedPaths'>, f
  */
 export function discoverFiles(root: string, options: DiscoveryOptions = {}): DiscoveryResult {
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-  const explicitBuildOutput = new Set(options.buildOutputDirectories ?? []);
   const readHead = options.readHead ?? readHeadFromDisk;
-  const realRoot = realpathSync(root);
+  const rules: EntryRules = { realRoot: realpathSync(root), buildOutput: new Set(options.buildOutputDirectories ?? []) };
   const result: DiscoveryResult = { files: [], skippedFiles: {}, skippedDirectories: {}, skippedPaths: new Map(), verdicts: new Map() };
   const visitedDirectories = new Set<string>();
   const skip = (kind: 'file' | 'folder', relativePath: string, reason: SkipReason): void => recordSkip(result, kind, relativePath, reason);
@@ -205,48 +262,10 @@ export function discoverFiles(root: string, options: DiscoveryOptions = {}): Dis
     for (const entry of entries) {
       const absolutePath = path.join(directory, entry.name);
       const relativePath = relative ? `${relative}/${entry.name}` : entry.name;
-      let isDirectory = entry.isDirectory();
-      let isFile = entry.isFile();
-      if (entry.isSymbolicLink()) {
-        let target: string;
-        try {
-          target = realpathSync(absolutePath);
-        } catch {
-          skip(hasSourceExtension(entry.name) ? 'file' : 'folder', relativePath, 'symlink-loop');
-          continue;
-        }
-        if (target !== realRoot && !target.startsWith(realRoot + path.sep)) {
-          if (hasSourceExtension(entry.name)) skip('file', relativePath, 'symlink-outside');
-          continue;
-        }
-        let targetStats;
-        try {
-          targetStats = statSync(target);
-        } catch {
-          // The target was deleted after realpath found it: a tree changing while it is walked (watch).
-          skip(hasSourceExtension(entry.name) ? 'file' : 'folder', relativePath, 'unreadable');
-          continue;
-        }
-        isDirectory = targetStats.isDirectory();
-        isFile = targetStats.isFile();
-      }
-      if (isDirectory) {
-        if (entry.name === 'node_modules') skip('folder', relativePath, 'node_modules');
-        else if (ALWAYS_SKIPPED_DIRECTORIES.has(entry.name)) continue;
-        else if (VENDORED_DIRECTORIES.has(entry.name)) skip('folder', relativePath, 'vendored');
-        else if (isBuildOutput(absolutePath, entry.name, explicitBuildOutput, relativePath)) skip('folder', relativePath, 'build-output');
-        else walk(absolutePath, relativePath);
-        continue;
-      }
-      if (!isFile || !hasSourceExtension(entry.name)) continue;
-      if (isDeclarationFile(entry.name)) {
-        skip('file', relativePath, 'declaration');
-        continue;
-      }
-      if (GENERATED_NAME.test(entry.name)) {
-        skip('file', relativePath, 'generated');
-        continue;
-      }
+      const judged = judgeEntry({ name: entry.name, absolutePath, relativePath, isSymbolicLink: entry.isSymbolicLink(), isDirectory: entry.isDirectory(), isFile: entry.isFile() }, rules);
+      if (judged.kind === 'skip') skip(judged.as, relativePath, judged.reason);
+      else if (judged.kind === 'folder') walk(absolutePath, relativePath);
+      if (judged.kind !== 'file') continue;
       let size: number;
       let mtimeMs: number;
       try {

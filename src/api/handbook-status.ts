@@ -54,7 +54,7 @@ export async function handbookStatus(root: string, options: { database?: string 
   }
   newUnits.sort();
   const recorded = new Set(files.map((file) => file.path));
-  const newFiles = discovered().filter((file) => !recorded.has(file.path)).map((file) => file.path).sort();
+  const newFiles = discovered().files.filter((file) => !recorded.has(file.path)).map((file) => file.path).sort();
   return {
     root: handbook.root,
     builtAt: handbook.generation.createdAt,

@@ -1,10 +1,11 @@
-import { discoverFiles, type DiscoveredFile, type DiscoveryOptions } from '../analyze/discover-files.js';
+import { discoverFiles, type DiscoveryResult } from '../analyze/discover-files.js';
 import { LiveResolver } from '../locate/live-resolver.js';
+import { type LiveSourceOptions, type LiveSourceReader, liveSourceReader } from '../locate/live-source.js';
 import { handbookSettingsSchema } from './handbook-settings.js';
 import type { Handbook } from './open-handbook.js';
 
 /** The discovery options the handbook was built with, so the live tree is seen as a build would see it. */
-function discoveryOptionsOf(handbook: Handbook): DiscoveryOptions {
+function discoveryOptionsOf(handbook: Handbook): LiveSourceOptions {
   const parsed = handbookSettingsSchema.safeParse(handbook.generation.settings);
   if (!parsed.success) return {};
   return {
@@ -14,10 +15,15 @@ function discoveryOptionsOf(handbook: Handbook): DiscoveryOptions {
   };
 }
 
-/** The source files a build of this handbook would analyze now; the tree is walked on the first call only. */
-export function sourceDiscoveryOf(handbook: Handbook): () => readonly DiscoveredFile[] {
-  let files: readonly DiscoveredFile[] | undefined;
-  return () => (files ??= discoverFiles(handbook.root, discoveryOptionsOf(handbook)).files);
+/** What a build of this handbook would analyze now and what it would leave out; the tree is walked on the first call only. */
+export function sourceDiscoveryOf(handbook: Handbook): () => DiscoveryResult {
+  let discovery: DiscoveryResult | undefined;
+  return () => (discovery ??= discoverFiles(handbook.root, discoveryOptionsOf(handbook)));
+}
+
+/** The repository's files as a build of this handbook would read them now. */
+export function liveSourceOf(handbook: Handbook): LiveSourceReader {
+  return liveSourceReader(handbook.root, discoveryOptionsOf(handbook));
 }
 
 /**
@@ -27,10 +33,9 @@ export function sourceDiscoveryOf(handbook: Handbook): () => readonly Discovered
  */
 export function liveResolverOf(handbook: Handbook, discovered = sourceDiscoveryOf(handbook)): LiveResolver {
   return new LiveResolver(
-    handbook.root,
     handbook.graph.toData().files,
+    liveSourceOf(handbook),
     async (file, source) => (await import('../analyze/parse-live-file.js')).parseLiveFile(file, source),
-    () => discovered().map((file) => file.path),
-    discoveryOptionsOf(handbook).maxFileBytes,
+    () => discovered().files.map((file) => file.path),
   );
 }

@@ -1,9 +1,7 @@
-import { lstatSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { skipReasonOfBytes } from '../analyze/discover-files.js';
 import { decodeSource } from '../analyze/source-text.js';
 import { shortHash } from '../graph/content-hash.js';
-import type { SkipReason, SourceFileRecord, Unit } from '../graph/model.js';
+import type { SourceFileRecord, Unit } from '../graph/model.js';
+import { type LeftOut, leftOutReason, type LiveSourceReader } from './live-source.js';
 
 export type LocatorStatus = 'fresh' | 'changed' | 'moved' | 'frozen';
 
@@ -31,7 +29,7 @@ export type LiveFileParser = (file: string, text: string) => Promise<LiveUnit[]>
 /** The source files a build would analyze now, by path from the root: where moved code is looked for. */
 export type SourceDiscovery = () => readonly string[];
 
-type LiveFile = { kind: 'unchanged' } | { kind: 'missing' } | { kind: 'skipped'; reason: SkipReason } | { kind: 'parsed'; units: Map<string, LiveUnit> };
+type LiveFile = { kind: 'unchanged' } | LeftOut | { kind: 'parsed'; units: Map<string, LiveUnit> };
 
 type Place = LiveUnit & { file: string };
 
@@ -40,9 +38,9 @@ type Place = LiveUnit & { file: string };
  * bytes still match the build is fresh as stored; a changed file is parsed again and the unit
  * found by its symbol (same hash: fresh at its new lines; other hash: changed). A unit gone from
  * its file is moved when its exact code (same hash) stands at exactly one place of the files that
- * changed or appeared since the build; otherwise it is frozen, with the reason. A changed file a
- * build would now leave out (binary, over the size cap, generated) holds no unit: a sync drops them
- * all, whatever its bytes still parse to. Nothing is guessed.
+ * changed or appeared since the build; otherwise it is frozen, with the reason. A file a build
+ * would now leave out (binary, over the size cap, generated, a link out of the repository) holds
+ * no unit: a sync drops them all, whatever its bytes still parse to. Nothing is guessed.
  */
 export class LiveResolver {
   private readonly liveFiles = new Map<string, Promise<LiveFile>>();
@@ -50,12 +48,10 @@ export class LiveResolver {
   private changedCode: Promise<Map<string, Place[]>> | undefined;
 
   constructor(
-    private readonly root: string,
     files: readonly SourceFileRecord[],
+    private readonly read: LiveSourceReader,
     private readonly parse: LiveFileParser,
     private readonly discover: SourceDiscovery,
-    /** The size cap the handbook was built with; discovery's default when absent. */
-    private readonly maxFileBytes?: number,
   ) {
     this.recordOf = new Map(files.map((file) => [file.path, file]));
   }
@@ -66,8 +62,7 @@ export class LiveResolver {
     const found = live.kind === 'parsed' ? live.units.get(unit.symbol) : undefined;
     if (found?.hash === unit.hash) return { status: 'fresh', line: found.startLine, endLine: found.endLine };
     if (found) return { status: 'changed', line: found.startLine, endLine: found.endLine, reason: `${unit.symbol} changed since the build` };
-    const gone =
-      live.kind === 'missing' ? `${unit.file} no longer exists` : live.kind === 'skipped' ? `${unit.file} is now skipped as ${live.reason}` : `${unit.symbol} is no longer in ${unit.file}`;
+    const gone = live.kind === 'parsed' ? `${unit.symbol} is no longer in ${unit.file}` : leftOutReason(unit.file, live);
     const places = (await this.codeChangedSinceBuild()).get(unit.hash) ?? [];
     if (places.length !== 1) return { status: 'frozen', line: unit.startLine, endLine: unit.endLine, reason: gone };
     const place = places[0]!;
@@ -114,26 +109,11 @@ export class LiveResolver {
   }
 
   private async load(file: string): Promise<LiveFile> {
-    const absolute = path.join(this.root, file);
-    try {
-      // Only a regular file inside the root is read: a FIFO would block the answer for good, and a
-      // link out of the repository is not the repository's code.
-      if (!lstatSync(absolute).isFile()) return { kind: 'missing' };
-    } catch {
-      return { kind: 'missing' };
-    }
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(absolute);
-    } catch {
-      // Still there, as discovery would count it: a file it may not read is left out, not gone.
-      return { kind: 'skipped', reason: 'unreadable' };
-    }
+    const source = this.read(file);
+    if (source.kind !== 'source') return source;
     const stored = this.recordOf.get(file);
-    if (stored && shortHash(bytes) === stored.hash) return { kind: 'unchanged' };
-    const skipped = skipReasonOfBytes(bytes, this.maxFileBytes);
-    if (skipped) return { kind: 'skipped', reason: skipped };
-    const units = await this.parse(file, decodeSource(bytes));
+    if (stored && shortHash(source.bytes) === stored.hash) return { kind: 'unchanged' };
+    const units = await this.parse(file, decodeSource(source.bytes));
     return { kind: 'parsed', units: new Map(units.map((unit) => [unit.symbol, unit])) };
   }
 }

@@ -1,12 +1,13 @@
-import { copyFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseLiveFile } from '../../src/analyze/parse-live-file.js';
 import { buildHandbook } from '../../src/api/build-handbook.js';
-import { liveResolverOf, sourceDiscoveryOf } from '../../src/api/live-resolution.js';
+import { liveResolverOf, liveSourceOf, sourceDiscoveryOf } from '../../src/api/live-resolution.js';
 import { openHandbook, type Handbook } from '../../src/api/open-handbook.js';
 import { LiveResolver } from '../../src/locate/live-resolver.js';
-import { copyOfFixture } from '../helpers/paths.js';
+import { skipReasonOf } from '../../src/analyze/discover-files.js';
+import { copyOfFixture, scratchDirectory } from '../helpers/paths.js';
 
 const SHELL = 'src/tools/shell.ts';
 const RENAMED = 'src/tools/shellTool.ts';
@@ -59,6 +60,51 @@ describe('the live resolver follows moved code', () => {
     });
   });
 
+  describe('judges a file replaced by a symlink as discovery does', () => {
+    /** Replaces the shell tool with a link to `target(repo)`, holding `bytes` (its own by default). */
+    const linkedTo = (target: (repo: string) => string, bytes?: (original: Buffer) => Buffer) => (repo: string) => {
+      const original = readFileSync(path.join(repo, SHELL));
+      const at = target(repo);
+      mkdirSync(path.dirname(at), { recursive: true });
+      writeFileSync(at, bytes ? bytes(original) : original);
+      rmSync(path.join(repo, SHELL));
+      symlinkSync(at, path.join(repo, SHELL));
+    };
+    const cases = [
+      { name: 'a link to the same code inside the repository is read through, as a build reads it', edit: linkedTo((repo) => path.join(repo, 'shared/shell.ts')), expected: { status: 'fresh', line: 27, endLine: 39 } },
+      {
+        name: 'a link out of the repository is skipped, as discovery skips it',
+        edit: linkedTo(() => path.join(scratchDirectory(), 'shell.ts')),
+        expected: { status: 'frozen', line: 27, endLine: 39, reason: `${SHELL} (a symlink) is now skipped as symlink-outside` },
+      },
+      {
+        name: 'a link to a binary file inside the repository is skipped as binary',
+        edit: linkedTo((repo) => path.join(repo, 'shared/shell.ts'), (original) => Buffer.concat([Buffer.from([0x00]), original])),
+        expected: { status: 'frozen', line: 27, endLine: 39, reason: `${SHELL} (a symlink) is now skipped as binary` },
+      },
+      {
+        name: 'a link to nothing is skipped as discovery counts it',
+        edit: (repo: string) => {
+          rmSync(path.join(repo, SHELL));
+          symlinkSync(path.join(repo, 'nowhere.ts'), path.join(repo, SHELL));
+        },
+        expected: { status: 'frozen', line: 27, endLine: 39, reason: `${SHELL} (a symlink) is now skipped as symlink-loop` },
+      },
+    ];
+    for (const { name, edit, expected } of cases) {
+      it(name, async () => {
+        const handbook = await builtThenEdited(edit);
+        const resolved = await liveResolverOf(handbook).resolve(handbook.graph.getUnitOrThrow(`${SHELL}#runShellTool`));
+        expect(resolved).toEqual(expected);
+        // The same verdict as a build's: analyzed when discovery lists the file, else skipped for the reason it records.
+        const discovery = sourceDiscoveryOf(handbook)();
+        const reason = skipReasonOf(discovery, SHELL);
+        expect(discovery.files.some((file) => file.path === SHELL)).toBe(expected.status === 'fresh');
+        if (expected.status !== 'fresh') expect(expected.reason).toBe(`${SHELL} (a symlink) is now skipped as ${reason}`);
+      });
+    }
+  });
+
   it('walks the tree only when a unit is gone, and then once', async () => {
     const handbook = await builtThenEdited((repo) => {
       const secrets = path.join(repo, 'src/security/secrets.ts');
@@ -80,9 +126,9 @@ describe('the live resolver follows moved code', () => {
 /** A resolver over the tree as a build would see it, counting how often it asks for that tree. */
 function countingWalks(handbook: Handbook): { resolver: LiveResolver; walks: () => number } {
   let walks = 0;
-  const resolver = new LiveResolver(handbook.root, handbook.graph.toData().files, parseLiveFile, () => {
+  const resolver = new LiveResolver(handbook.graph.toData().files, liveSourceOf(handbook), parseLiveFile, () => {
     walks += 1;
-    return sourceDiscoveryOf(handbook)().map((file) => file.path);
+    return sourceDiscoveryOf(handbook)().files.map((file) => file.path);
   });
   return { resolver, walks: () => walks };
 }

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildHandbook } from '../../src/api/build-handbook.js';
@@ -86,6 +86,17 @@ export function brandNewThing(): number {
     expect(reasons.get('src/tools/shell.ts#runShellTool')).toBe('src/tools/shell.ts is now skipped as generated');
     expect(report.newUnits).toEqual([]);
     expect(report.fresh).toBe(false);
+  });
+
+  it('is fresh right after a build that analyzed a file through a symlink inside the repository', async () => {
+    const repo = copyOfFixture();
+    const shell = path.join(repo, 'src/tools/shell.ts');
+    renameSync(shell, path.join(repo, 'src/tools/shellImpl.ts'));
+    symlinkSync('shellImpl.ts', shell);
+    await buildHandbook(repo);
+    const report = await handbookStatus(repo);
+    expect(report.frozen).toEqual([]);
+    expect(report.fresh).toBe(true);
   });
 
   it('exits 0 when fresh and 5 when stale, with the frozen list in JSON', async () => {
