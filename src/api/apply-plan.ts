@@ -6,6 +6,8 @@ import type { EditPlan } from '../plan/edit-plan.js';
 import { gatePlan } from '../plan/plan-gate.js';
 import { loadPlan } from '../plan/plan-store.js';
 import type { SyncSummary } from './live-handbook.js';
+import { liveSourceOf } from './live-resolution.js';
+import { openHandbook } from './open-handbook.js';
 import { startPlanRun } from './plan-run.js';
 import { runTask, type RunTaskOptions, type RunTaskResult } from './run-task.js';
 
@@ -30,7 +32,7 @@ export async function applyPlan(repo: string, reference: string, options: ApplyO
   const root = assertRepositoryRoot(repo);
   const plan = loadPlan(root, reference);
   if (plan.status !== 'accepted') throw new HandbookError('INVALID_INPUT', `plan ${plan.id} was rejected by the plan gate (${plan.failures[0] ?? 'no reason kept'})`, 'make a new plan with `handbook plan`');
-  const stale = await gatePlan(root, plan);
+  const stale = await gatePlan(root, plan, liveSourceOf(openHandbook(root, { ...(options.database ? { database: options.database } : {}), withUnresolved: false })));
   if (stale.length > 0) throw new HandbookError('INVALID_INPUT', `plan ${plan.id} went stale since it was made: ${stale[0]}${stale.length > 1 ? ` (and ${stale.length - 1} more)` : ''}`, 'make a new plan with `handbook plan`');
 
   const planRun = await startPlanRun(root, plan.id, options.database);

@@ -10,6 +10,7 @@ import type { SearchFunction } from '../harness/tool-context.js';
 import type { ChatProvider } from '../llm/chat-types.js';
 import type { CreateProviderOptions } from '../llm/create-provider.js';
 import { TOOL_MODES, type ToolMode } from '../llm/tool-modes.js';
+import type { LiveSourceReader } from '../locate/live-source.js';
 import type { EditPlan, PlanDraft } from '../plan/edit-plan.js';
 import { draftOf, plannerTaskText, submitPlanTool } from '../plan/llm-planner.js';
 import { planOffline } from '../plan/offline-planner.js';
@@ -18,6 +19,7 @@ import { savePlan } from '../plan/plan-store.js';
 import { askHandbook, MAX_REQUEST_CHARACTERS } from './ask-handbook.js';
 import { createProvider } from './create-provider.js';
 import { handbookSearch } from './handbook-search.js';
+import { liveSourceOf } from './live-resolution.js';
 import { discardIfNeverStarted, eventsFile, newRunFolder, runsFolder } from './run-folder.js';
 import { stampedId } from './time-stamp.js';
 import { assertPositiveOption } from './positive-option.js';
@@ -79,7 +81,7 @@ export async function planRequest(repo: string, request: string, options: PlanOp
     register: handbook.register,
     generation: handbook.generation.id,
   });
-  const plan = await acceptOrReject(handbook.root, draft, testFilesOf(handbook));
+  const plan = await acceptOrReject(handbook.root, draft, liveSourceOf(handbook), testFilesOf(handbook));
   return { plan, files: await savePlan(handbook.root, plan) };
 }
 
@@ -107,9 +109,10 @@ export async function planWithModel(repo: string, request: string, options: Mode
   const model = options.model ?? provider.id;
 
   const isTestFile = testFilesOf(handbook);
+  const readSource = liveSourceOf(handbook);
   const fixed = { request: text, generation: handbook.generation.id, model, typecheck: existsSync(path.join(root, 'tsconfig.json')) };
   let judged: EditPlan | undefined;
-  const completion = submitPlanTool(async (submission) => (judged = await acceptOrReject(root, draftOf(submission, fixed), isTestFile)));
+  const completion = submitPlanTool(async (submission) => (judged = await acceptOrReject(root, draftOf(submission, fixed), readSource, isTestFile)));
 
   const search = options.search ?? handbookSearch(root, options.database);
   const folder = newRunFolder(runsFolder(root, options), 'plan');
@@ -126,7 +129,7 @@ export async function planWithModel(repo: string, request: string, options: Mode
       provider,
       toolMode,
       toolSet: 'planner',
-      handbook,
+      handbook: { ...handbook, readSource },
       completion,
       events,
       ...(search ? { search } : {}),
@@ -142,8 +145,8 @@ export async function planWithModel(repo: string, request: string, options: Mode
 }
 
 /** Runs the gate on a draft and gives it an id, a time and the status the gate decided. */
-export async function acceptOrReject(root: string, draft: PlanDraft, isTestFile: (file: string) => boolean = looksLikeTestFile): Promise<EditPlan> {
-  const failures = await gatePlan(root, draft, isTestFile);
+export async function acceptOrReject(root: string, draft: PlanDraft, read: LiveSourceReader, isTestFile: (file: string) => boolean): Promise<EditPlan> {
+  const failures = await gatePlan(root, draft, read, isTestFile);
   return { id: newPlanId(), createdAt: new Date().toISOString(), ...draft, status: failures.length === 0 ? 'accepted' : 'rejected', failures };
 }
 

@@ -1,4 +1,5 @@
 import type { ProgramGraph } from '../graph/program-graph.js';
+import type { LiveSourceReader } from '../locate/live-source.js';
 import type { OrganizedHandbook, RegisterEntry } from '../organize/model.js';
 import type { ExitCriteriaVerifier } from './exit-criteria.js';
 import type { ImportProblem } from './import-check.js';
@@ -19,11 +20,13 @@ export interface SearchHit {
 
 export type SearchFunction = (query: string, limit: number) => Promise<SearchHit[]>;
 
-/** A built handbook as the planner's navigation tools read it: the program graph, the stages and the state register. */
+/** A built handbook as the planner's navigation tools read it: the program graph, the stages, the state register and the live files. */
 export interface HandbookView {
   graph: ProgramGraph;
   organized: OrganizedHandbook;
   register: readonly RegisterEntry[];
+  /** The repository's files as the handbook's build reads them now: what `entry` takes its locators from. */
+  readSource: LiveSourceReader;
 }
 
 /** What tools may see and change of a running task; the loop owns it and hands it to every call. */

@@ -160,13 +160,26 @@ export class Workspace {
     return { status: 'removed', path: where };
   }
 
-  private locate(requested: string, intent: 'read' | 'write'): Located {
+  /**
+   * Judges a path by its name alone (printable, inside the root, outside .git and .handbook) and
+   * follows no link: for a reader that judges links itself, as discovery does, before opening anything.
+   */
+  name(requested: string): WorkspacePath {
+    return this.named(requested, 'read');
+  }
+
+  private named(requested: string, intent: 'read' | 'write'): WorkspacePath {
     if (holdsControlCharacter(requested)) throw new PathRefused('control-character', `path ${quoted(requested)} holds a control character`);
     const absolute = path.resolve(this.root, requested);
     const relative = path.relative(this.root, absolute).split(path.sep).join('/');
     if (!insideRoot(relative)) throw new PathRefused('outside-root', `${quoted(requested)} is outside the repository`);
     if (relative === '' && intent === 'write') throw new PathRefused('outside-root', `${quoted(requested)} is the repository root itself`);
     this.refuseProtected(relative, relative);
+    return { relative, absolute };
+  }
+
+  private locate(requested: string, intent: 'read' | 'write'): Located {
+    const { relative, absolute } = this.named(requested, intent);
     const stats = lstatOrUndefined(absolute);
     const real = this.realLocation(absolute, relative, stats, intent);
     if (intent === 'write' && this.inScope && !this.inScope(relative)) {

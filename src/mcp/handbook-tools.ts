@@ -170,7 +170,7 @@ export function registerHandbookTools(server: McpServer, fresh: FreshHandbook, l
     output: schemas.resolveOutput,
     annotations: READS,
     run: async ({ file, symbol, hash }, view) => {
-      const resolved = await resolveLocator(view.root, view.handbook().graph, { file, symbol, hash });
+      const resolved = await resolveLocator(view.handbook(), { file, symbol, hash });
       const lines = resolved.line === undefined ? '' : ` at lines ${resolved.line}-${resolved.endLine}`;
       return { summary: `${resolved.file}#${resolved.symbol}: ${resolved.status}${lines}${resolved.reason ? ` (${resolved.reason})` : ''}`, value: { ...resolved, freshness: await view.freshness() } };
     },

@@ -1,8 +1,11 @@
-import { parseLiveFile } from '../analyze/parse-live-file.js';
+import { liveSourceOf } from '../api/live-resolution.js';
+import type { Handbook } from '../api/open-handbook.js';
 import { HandbookError } from '../errors.js';
 import type { ProgramGraph } from '../graph/program-graph.js';
 import { PathRefused, Workspace } from '../harness/workspace.js';
+import { liveUnitsOf } from '../locate/live-file-units.js';
 import type { LocatorStatus } from '../locate/live-resolver.js';
+import type { LiveSourceReader } from '../locate/live-source.js';
 
 export interface Locator {
   file: string;
@@ -23,52 +26,49 @@ export interface ResolvedLocator {
   reason?: string;
 }
 
-type LiveUnit = Awaited<ReturnType<typeof parseLiveFile>>[number];
-
 /**
  * Where a locator from an earlier answer points now, judged by the files on disk: the symbol in
  * its file with the same hash is fresh, with another hash changed; gone from there, the same code
  * standing at exactly one other place of the (just synced) handbook is moved; anything else is
- * frozen, with the reason. Paths go through the workspace gate, so nothing outside the
- * repository (or inside .git and .handbook) is read.
+ * frozen, with the reason. Files are read as the handbook's build reads them, so a file it now
+ * leaves out (binary, generated, over the size cap, a link out of the repository) holds no code;
+ * a path outside the repository (or inside .git and .handbook) is refused.
  */
-export async function resolveLocator(root: string, graph: ProgramGraph, locator: Locator): Promise<ResolvedLocator> {
-  const workspace = new Workspace(root);
-  const live = await liveUnitsOf(workspace, locator.file);
-  const file = live.relative;
+export async function resolveLocator(handbook: Handbook, locator: Locator): Promise<ResolvedLocator> {
+  const read = liveSourceOf(handbook);
+  const file = pathInside(handbook.root, locator.file);
+  const live = await liveUnitsOf(read, file);
   const base = { file, symbol: locator.symbol };
-  const found = live.units?.get(locator.symbol);
+  const found = 'units' in live ? live.units.get(locator.symbol) : undefined;
   if (found) {
     const where = { line: found.startLine, endLine: found.endLine, hash: found.hash };
     if (locator.hash === undefined || locator.hash === found.hash) return { ...base, status: 'fresh', ...where };
     return { ...base, status: 'changed', ...where, reason: `${locator.symbol} changed since that locator was taken` };
   }
-  const gone = live.units ? `${locator.symbol} is no longer in ${file}` : `${file} ${live.missing}`;
+  const gone = 'units' in live ? `${locator.symbol} is no longer in ${file}` : live.gone;
   if (locator.hash === undefined) return { ...base, status: 'frozen', reason: `${gone}; pass the hash to follow code that moved` };
-  const movedTo = await findMove(workspace, graph, locator.hash, `${file}#${locator.symbol}`);
+  const movedTo = await findMove(read, handbook.graph, locator.hash, `${file}#${locator.symbol}`);
   if (movedTo) return { ...base, status: 'moved', line: movedTo.line, endLine: movedTo.endLine, hash: locator.hash, movedTo, reason: `${gone}; the same code is now ${movedTo.file}#${movedTo.symbol}` };
   return { ...base, status: 'frozen', reason: gone };
 }
 
-async function liveUnitsOf(workspace: Workspace, requested: string): Promise<{ relative: string; units?: Map<string, LiveUnit>; missing?: string }> {
-  let read: ReturnType<Workspace['readText']>;
+/** The requested path from the root, judged by its name: a path out of the repository is a mistake to report, not code that is gone. */
+function pathInside(root: string, requested: string): string {
   try {
-    read = workspace.readText(requested);
+    return new Workspace(root).name(requested).relative;
   } catch (error) {
     if (error instanceof PathRefused) throw new HandbookError('INVALID_INPUT', error.message, 'pass a path inside the repository, as an earlier answer gave it');
     throw error;
   }
-  if (read.status !== 'text') return { relative: read.path.relative, missing: read.status === 'missing' ? 'no longer exists' : `is not a source file (${read.status})` };
-  const units = await parseLiveFile(read.path.relative, read.text);
-  return { relative: read.path.relative, units: new Map(units.map((unit) => [unit.symbol, unit])) };
 }
 
 /** The one place of the handbook holding this exact code, confirmed on disk; none when it stands in several. */
-async function findMove(workspace: Workspace, graph: ProgramGraph, hash: string, from: string): Promise<ResolvedLocator['movedTo']> {
+async function findMove(read: LiveSourceReader, graph: ProgramGraph, hash: string, from: string): Promise<ResolvedLocator['movedTo']> {
   const candidates = graph.units.filter((unit) => unit.kind !== 'file' && unit.hash === hash && unit.id !== from);
   if (candidates.length !== 1) return undefined;
   const candidate = candidates[0]!;
-  const live = (await liveUnitsOf(workspace, candidate.file)).units?.get(candidate.symbol);
-  if (live?.hash !== hash) return undefined;
-  return { file: candidate.file, symbol: candidate.symbol, line: live.startLine, endLine: live.endLine };
+  const live = await liveUnitsOf(read, candidate.file);
+  const found = 'units' in live ? live.units.get(candidate.symbol) : undefined;
+  if (found?.hash !== hash) return undefined;
+  return { file: candidate.file, symbol: candidate.symbol, line: found.startLine, endLine: found.endLine };
 }

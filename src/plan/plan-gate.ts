@@ -1,11 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import { parseLiveFile } from '../analyze/parse-live-file.js';
 import { PathRefused, Workspace } from '../harness/workspace.js';
+import { type LiveUnit, liveUnitsOf } from '../locate/live-file-units.js';
+import type { LiveSourceReader } from '../locate/live-source.js';
 import type { PlanDraft } from './edit-plan.js';
-
-type LiveUnit = Awaited<ReturnType<typeof parseLiveFile>>[number];
 
 const TEST_FILE = /(^|\/)(__tests__|tests?)\/|\.(test|spec)\.[cm]?[jt]sx?$/;
 
@@ -16,12 +15,13 @@ export function looksLikeTestFile(file: string): boolean {
 
 /**
  * The plan gate: a plan is accepted only when every locator in it resolves fresh against the
- * live repository (the symbol is in its file, at the stated lines, with the stated hash), every
- * target lies inside the plan's scope and is neither a test nor outside the repository's own
- * code, and there is something to check the change with. Returns every failure, worded so a
+ * live repository (the symbol is in its file, at the stated lines, with the stated hash; files are
+ * read by `read`, as the handbook's build reads them, so a file it now leaves out cites nothing),
+ * every target lies inside the plan's scope and is neither a test nor outside the repository's
+ * own code, and there is something to check the change with. Returns every failure, worded so a
  * planner can act on it; an empty list is acceptance.
  */
-export async function gatePlan(root: string, plan: PlanDraft, isTestFile: (file: string) => boolean = looksLikeTestFile): Promise<string[]> {
+export async function gatePlan(root: string, plan: PlanDraft, read: LiveSourceReader, isTestFile: (file: string) => boolean = looksLikeTestFile): Promise<string[]> {
   const workspace = new Workspace(root);
   const failures: string[] = [];
   const liveFiles = new Map<string, Map<string, LiveUnit> | string>();
@@ -30,10 +30,11 @@ export async function gatePlan(root: string, plan: PlanDraft, isTestFile: (file:
     if (known) return known;
     let units: Map<string, LiveUnit> | string;
     try {
-      const read = workspace.readText(file);
-      units = read.status === 'text' ? new Map((await parseLiveFile(read.path.relative, read.text)).map((unit) => [unit.symbol, unit])) : `${file} is ${read.status === 'missing' ? 'gone' : `not a source file (${read.status})`}`;
+      const live = await liveUnitsOf(read, workspace.name(file).relative);
+      units = 'units' in live ? live.units : live.gone;
     } catch (error) {
-      units = error instanceof PathRefused ? `${file} cannot be read: ${error.message}` : `${file} cannot be read`;
+      if (!(error instanceof PathRefused)) throw error;
+      units = `${file} cannot be read: ${error.message}`;
     }
     liveFiles.set(file, units);
     return units;

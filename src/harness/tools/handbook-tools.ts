@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { parseLiveFile } from '../../analyze/parse-live-file.js';
 import { HandbookError } from '../../errors.js';
 import type { Unit } from '../../graph/model.js';
 import type { Neighbour } from '../../graph/program-graph.js';
+import { type LiveUnit, liveUnitsOf } from '../../locate/live-file-units.js';
 import type { Stage, StageMember } from '../../organize/model.js';
 import type { HandbookView, ToolContext } from '../tool-context.js';
 import type { ToolContract, ToolOutput } from '../tool-contract.js';
@@ -83,8 +83,8 @@ export const entryTool: ToolContract<z.output<typeof unitInput>, ToolContext> = 
   ...READ_ONLY,
   run: async (input, context) =>
     withUnit(context, input.unit, async (handbook, unit) => {
-      if (unit.kind === 'file') return fileEntry(context, handbook, unit);
-      const live = await liveLocator(context, unit);
+      if (unit.kind === 'file') return fileEntry(handbook, unit);
+      const live = await liveLocator(handbook, unit);
       const callers = handbook.graph.callers(unit.id);
       const callees = handbook.graph.callees(unit.id);
       const lines = [`${unit.id} (${unit.kind}${unit.exported ? ', exported' : ''}), stage ${stageOf(handbook, unit.id) ?? 'none'}`, `at ${unit.file}:${unit.startLine}-${unit.endLine}`];
@@ -182,9 +182,9 @@ async function resolving(work: () => ToolOutput | Promise<ToolOutput>, hint: str
   }
 }
 
-async function fileEntry(context: ToolContext, handbook: HandbookView, file: Unit): Promise<ToolOutput> {
+async function fileEntry(handbook: HandbookView, file: Unit): Promise<ToolOutput> {
   const units = handbook.graph.unitsOfFile(file.file).filter((unit) => unit.kind !== 'file');
-  const live = await liveUnits(context, file.file);
+  const live = await liveUnits(handbook, file.file);
   const lines = [`${file.file} (file, ${file.endLine} lines): a plan cites the units in it, not the file`];
   if (file.doc) lines.push(`doc: ${file.doc}`);
   if (typeof live === 'string') return { ok: false, content: [...lines, live].join('\n'), rule: 'stale-handbook' };
@@ -196,17 +196,14 @@ async function fileEntry(context: ToolContext, handbook: HandbookView, file: Uni
   return { ok: true, content: lines.join('\n'), data: { units: live.length } };
 }
 
-type LiveUnit = Awaited<ReturnType<typeof parseLiveFile>>[number];
-
-/** The file's units as it is now, or why it cannot be read; the workspace refuses paths outside the repository. */
-async function liveUnits(context: ToolContext, file: string): Promise<LiveUnit[] | string> {
-  const read = context.workspace.readText(file);
-  if (read.status !== 'text') return `${file} is ${read.status === 'missing' ? 'gone' : `not a source file (${read.status})`} since the handbook was built: a plan cannot cite it`;
-  return parseLiveFile(read.path.relative, read.text);
+/** The file's units as it is now, or why it holds none, read as the handbook's build reads it. */
+async function liveUnits(handbook: HandbookView, file: string): Promise<LiveUnit[] | string> {
+  const live = await liveUnitsOf(handbook.readSource, file);
+  return 'units' in live ? [...live.units.values()] : `${live.gone}: a plan cannot cite it`;
 }
 
-async function liveLocator(context: ToolContext, unit: Unit): Promise<{ locator: { file: string; symbol: string; line: number; endLine: number; hash: string } } | { gone: string }> {
-  const units = await liveUnits(context, unit.file);
+async function liveLocator(handbook: HandbookView, unit: Unit): Promise<{ locator: { file: string; symbol: string; line: number; endLine: number; hash: string } } | { gone: string }> {
+  const units = await liveUnits(handbook, unit.file);
   if (typeof units === 'string') return { gone: units };
   const live = units.find((candidate) => candidate.symbol === unit.symbol);
   if (!live) return { gone: `${unit.symbol} is no longer in ${unit.file}: the handbook is behind the code, and a plan cannot cite it` };
