@@ -1,3 +1,4 @@
+import { type SkippedFile, skipReasonOf } from '../analyze/discover-files.js';
 import type { LocatorStatus } from '../locate/live-resolver.js';
 import { acceptanceStatuses, type AcceptanceStatus } from '../harness/acceptance.js';
 import { currentCommit } from './git-commit.js';
@@ -18,6 +19,8 @@ export interface StatusReport {
   moved: Array<{ unit: string; to: string }>;
   /** Source files the build would analyze now that the handbook does not hold: code the map does not show yet. */
   newFiles: string[];
+  /** Files the handbook holds that are still in the tree but a build now leaves out, with why: a sync drops their entries. */
+  skipped: SkippedFile[];
   /** Units that changed files hold now and the handbook does not (a function added to a known file). */
   newUnits: string[];
   fresh: boolean;
@@ -27,8 +30,9 @@ export interface StatusReport {
 
 /**
  * Checks every entry of the handbook against the live files: how many are fresh, changed, moved
- * or frozen, and which, and which source files and units it does not hold yet. A handbook is fresh
- * when every entry is and no file or unit is missing.
+ * or frozen, and which, which source files and units it does not hold yet, and which of its files
+ * a build now leaves out. A handbook is fresh when every entry is, no file or unit is missing and
+ * none of its files is left out.
  */
 export async function handbookStatus(root: string, options: { database?: string } = {}): Promise<StatusReport> {
   const handbook = openHandbook(root, { ...(options.database ? { database: options.database } : {}), withUnresolved: false });
@@ -54,7 +58,13 @@ export async function handbookStatus(root: string, options: { database?: string 
   }
   newUnits.sort();
   const recorded = new Set(files.map((file) => file.path));
-  const newFiles = discovered().files.filter((file) => !recorded.has(file.path)).map((file) => file.path).sort();
+  const discovery = discovered();
+  const newFiles = discovery.files.filter((file) => !recorded.has(file.path)).map((file) => file.path).sort();
+  // Judged by the walk a sync makes, so status names exactly the files a sync would report as skipped.
+  const skipped = files.flatMap((file): SkippedFile[] => {
+    const reason = skipReasonOf(discovery, file.path);
+    return reason ? [{ file: file.path, reason }] : [];
+  });
   return {
     root: handbook.root,
     builtAt: handbook.generation.createdAt,
@@ -66,7 +76,8 @@ export async function handbookStatus(root: string, options: { database?: string 
     moved,
     newFiles,
     newUnits,
-    fresh: counts.changed === 0 && counts.frozen === 0 && counts.moved === 0 && newFiles.length === 0 && newUnits.length === 0,
+    skipped,
+    fresh: counts.changed === 0 && counts.frozen === 0 && counts.moved === 0 && newFiles.length === 0 && newUnits.length === 0 && skipped.length === 0,
     acceptance: acceptanceStatuses(handbook.root),
   };
 }

@@ -1,5 +1,5 @@
 import { shortName } from '../index.js';
-import type { AskResult, StatusReport, SyncSummary, BuildSummary, WatchEvent, Neighbour, OrganizedHandbook, ProgramGraph, RegisterEntry, Slot, Stage, StateAccess, Unit } from '../index.js';
+import type { AskResult, StatusReport, SyncSummary, BuildSummary, WatchEvent, Neighbour, OrganizedHandbook, ProgramGraph, RegisterEntry, SkippedFile, Slot, Stage, StateAccess, Unit } from '../index.js';
 
 function counts(record: Partial<Record<string, number>>): string {
   const parts = Object.entries(record)
@@ -167,6 +167,7 @@ export function formatStatus(report: StatusReport): string {
     `  built      ${report.builtAt}${report.builtCommit ? ` at commit ${report.builtCommit.slice(0, 12)}` : ''}; now ${report.head ? `at commit ${report.head.slice(0, 12)}` : 'not a git checkout'}`,
     `  entries    ${counts.fresh} fresh, ${counts.changed} changed, ${counts.moved} moved, ${counts.frozen} frozen`,
   ];
+  if (report.skipped.length > 0) lines.push(`  skipped    ${skippedCount(report.skipped)} still there, now left out by analysis: ${skippedList(report.skipped)}`);
   for (const move of report.moved.slice(0, 20)) lines.push(`  moved      ${shortName(move.unit)} → ${move.to}`);
   if (report.changed.length > 0) lines.push(`  changed    ${report.changed.slice(0, 8).map(shortName).join(', ')}${report.changed.length > 8 ? ', …' : ''}`);
   for (const entry of report.frozen.slice(0, 20)) lines.push(`  frozen     ${shortName(entry.unit)}: ${entry.reason}`);
@@ -185,7 +186,15 @@ function fileList(files: string[]): string {
   return files.length <= 5 ? files.join(', ') : `${files.slice(0, 5).join(', ')} and ${files.length - 5} more`;
 }
 
-function skippedList(skipped: SyncSummary['skipped']): string {
+/** "3 files (2 binary, 1 too-large)": how many, and why, before a list that may be cut short. */
+function skippedCount(skipped: SkippedFile[]): string {
+  const reasons = new Map<string, number>();
+  for (const entry of skipped) reasons.set(entry.reason, (reasons.get(entry.reason) ?? 0) + 1);
+  const why = [...reasons].map(([reason, count]) => `${count} ${reason}`).join(', ');
+  return `${skipped.length} ${skipped.length === 1 ? 'file' : 'files'} (${why})`;
+}
+
+function skippedList(skipped: SkippedFile[]): string {
   return fileList(skipped.map((entry) => `${entry.file} (${entry.reason})`));
 }
 

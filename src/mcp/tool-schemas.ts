@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_REQUEST_CHARACTERS } from '../api/ask-handbook.js';
+import { SKIP_REASONS } from '../graph/model.js';
 import { overviewSchema, stageSchema, stagerSchema } from '../organize/model.js';
 import { editPlanSchema } from '../plan/edit-plan.js';
 
@@ -164,6 +165,7 @@ export const statusOutput = z.object({
   moved: z.array(z.object({ unit: z.string(), to: z.string() })),
   newFiles: z.array(z.string()),
   newUnits: z.array(z.string()),
+  skipped: z.array(z.object({ file: z.string(), reason: z.enum(SKIP_REASONS) })),
   fresh: z.boolean(),
   acceptance: z.array(z.object({ runId: z.string(), file: z.string(), valid: z.boolean(), changed: z.array(z.string()), unreadable: z.string().optional() })),
   freshness: freshnessSchema,

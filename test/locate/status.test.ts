@@ -1,10 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildHandbook } from '../../src/api/build-handbook.js';
 import { handbookStatus } from '../../src/api/handbook-status.js';
-import { CLI, copyOfFixture } from '../helpers/paths.js';
+import { syncHandbook } from '../../src/api/live-handbook.js';
+import { CLI, copyOfFixture, scratchDirectory } from '../helpers/paths.js';
 
 describe('handbook status', () => {
   it('reads the live files: fresh after a build, stale with the exact frozen and changed entries after edits', async () => {
@@ -97,6 +98,42 @@ export function brandNewThing(): number {
     const report = await handbookStatus(repo);
     expect(report.frozen).toEqual([]);
     expect(report.fresh).toBe(true);
+  });
+
+  it('names the files of the handbook analysis now leaves out, with why, as the sync that drops them does', async () => {
+    const repo = copyOfFixture();
+    mkdirSync(path.join(repo, 'packages/lib'), { recursive: true });
+    writeFileSync(path.join(repo, 'packages/lib/helper.ts'), 'export function help(): number {\n  return 3;\n}\n');
+    await buildHandbook(repo, { maxFileBytes: 10_000 });
+    const secrets = path.join(repo, 'src/security/secrets.ts');
+    writeFileSync(secrets, Buffer.concat([readFileSync(secrets), Buffer.from([0x00])]));
+    const truncate = path.join(repo, 'src/tools/truncate.ts');
+    writeFileSync(truncate, `${readFileSync(truncate, 'utf8')}${'// padding\n'.repeat(1_000)}`);
+    const shell = path.join(repo, 'src/tools/shell.ts');
+    const outside = path.join(scratchDirectory(), 'shell.ts');
+    writeFileSync(outside, readFileSync(shell));
+    rmSync(shell);
+    symlinkSync(outside, shell);
+    // A `lib` beside a `src` is build output: the file is left out with its folder, its bytes unchanged.
+    mkdirSync(path.join(repo, 'packages/src'));
+
+    const expected = [
+      { file: 'packages/lib/helper.ts', reason: 'build-output' },
+      { file: 'src/security/secrets.ts', reason: 'binary' },
+      { file: 'src/tools/shell.ts', reason: 'symlink-outside' },
+      { file: 'src/tools/truncate.ts', reason: 'too-large' },
+    ];
+    const report = await handbookStatus(repo);
+    expect(report.skipped).toEqual(expected);
+    expect(report.frozen).toContainEqual({ unit: 'packages/lib/helper.ts#help', reason: 'packages/lib/helper.ts is now skipped as build-output' });
+    expect(report.fresh).toBe(false);
+    const text = spawnSync(process.execPath, [CLI, 'status', repo], { encoding: 'utf8' });
+    expect(text.stdout).toMatch(/^ {2}skipped {4}4 files \(1 build-output, 1 binary, 1 symlink-outside, 1 too-large\) still there, now left out by analysis: packages\/lib\/helper\.ts \(build-output\), src\/security\/secrets\.ts \(binary\), /m);
+    const json = spawnSync(process.execPath, [CLI, 'status', repo, '--json'], { encoding: 'utf8' });
+    expect(JSON.parse(json.stdout).skipped).toEqual(expected);
+
+    expect((await syncHandbook(repo)).skipped).toEqual(expected);
+    expect(await handbookStatus(repo)).toMatchObject({ skipped: [], fresh: true });
   });
 
   it('exits 0 when fresh and 5 when stale, with the frozen list in JSON', async () => {
