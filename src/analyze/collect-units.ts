@@ -285,6 +285,8 @@ export function collectUnits(sourceFile: ts.SourceFile, file: string, fileHash: 
         for (const member of statement.members) {
           const memberName = propertyNameText(member.name);
           if (memberName) addMember(index, memberName, member);
+          // A type literal in a member's type declares members too (`nested: { deep: string }`), as one in a type alias does.
+          ts.forEachChild(member, (child) => collectTypeLiteralNames(child, index));
         }
       } else if (ts.isTypeAliasDeclaration(statement)) {
         addUnit('type', prefix(scope, statement.name.text), statement, statement, parent, isExported(statement.name.text));

@@ -165,6 +165,30 @@ export class B extends A { x = 2; readB(): number { return this.x; } }
 export class Failure extends Error { override message = 'failed'; show(): string { return this.message; } }
 `;
 
+// The interface's nested names appear nowhere else in the repository: a member name declared only there must still be found.
+const NESTED_LITERALS = `export interface Settings {
+  section: { entry: string; sub: { leaf: number } };
+}
+export type Aliased = {
+  nested: { deep: string; deeper: { deepest: number } };
+};
+
+export function writeInterface(settings: Settings): void {
+  settings.section.entry = 'x';
+}
+export function readInterface(settings: Settings): number {
+  const { entry } = settings.section;
+  return entry.length + settings.section.sub.leaf;
+}
+export function writeAlias(aliased: Aliased): void {
+  aliased.nested.deep = 'x';
+}
+export function readAlias(aliased: Aliased): number {
+  const { deep } = aliased.nested;
+  return deep.length + aliased.nested.deeper.deepest;
+}
+`;
+
 let edges: Edge[];
 let slots: string[];
 
@@ -179,6 +203,7 @@ beforeAll(() => {
   writeFileSync(path.join(root, 'src/entries.ts'), ENTRIES);
   writeFileSync(path.join(root, 'src/overrides.ts'), OVERRIDES);
   writeFileSync(path.join(root, 'src/no-base-slot.ts'), OVERRIDES_WITHOUT_BASE_SLOT);
+  writeFileSync(path.join(root, 'src/nested-literals.ts'), NESTED_LITERALS);
   const graph = analyzeRepository(root).graph;
   edges = graph.edges;
   slots = graph.slots.map((slot) => slot.id);
@@ -265,5 +290,24 @@ describe('a field a subclass redeclares', () => {
     expect(usesOf('no-base-slot.ts', 'A.readA')).toEqual(['reads A.x@1']);
     expect(usesOf('no-base-slot.ts', 'B.readB')).toEqual(['reads B.x@2']);
     expect(usesOf('no-base-slot.ts', 'Failure.show')).toEqual(['reads Failure.message@3']);
+  });
+});
+
+describe('a member of a type literal nested in another type', () => {
+  // An interface holds a nested literal as a type alias does: its members are slots under the property that holds it.
+  it.each([
+    ['writeInterface', ['reads Settings.section@9', 'writes Settings.section.entry@9']],
+    ['readInterface', ['reads Settings.section.entry@12', 'reads Settings.section.sub.leaf@13', 'reads Settings.section.sub@13', 'reads Settings.section@12,13']],
+    ['writeAlias', ['reads Aliased.nested@16', 'writes Aliased.nested.deep@16']],
+    ['readAlias', ['reads Aliased.nested.deep@19', 'reads Aliased.nested.deeper.deepest@20', 'reads Aliased.nested.deeper@20', 'reads Aliased.nested@19,20']],
+  ])('%s reaches the slot of the nested member', (unit, expected) => {
+    expect(usesOf('nested-literals.ts', unit)).toEqual(expected);
+  });
+
+  it('is a slot whether the outer type is an interface or an alias', () => {
+    expect(slots.filter((id) => id.startsWith('src/nested-literals.ts#')).sort()).toEqual([
+      'src/nested-literals.ts#Aliased.nested', 'src/nested-literals.ts#Aliased.nested.deep', 'src/nested-literals.ts#Aliased.nested.deeper', 'src/nested-literals.ts#Aliased.nested.deeper.deepest',
+      'src/nested-literals.ts#Settings.section', 'src/nested-literals.ts#Settings.section.entry', 'src/nested-literals.ts#Settings.section.sub', 'src/nested-literals.ts#Settings.section.sub.leaf',
+    ]);
   });
 });

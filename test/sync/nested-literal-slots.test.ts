@@ -1,0 +1,48 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'vitest';
+import { buildHandbook, LiveHandbook, syncHandbook } from '../../src/index.js';
+import { expectSameAsColdBuild } from '../helpers/handbook-snapshot.js';
+import { scratchDirectory } from '../helpers/paths.js';
+
+/**
+ * A member of a type literal nested in an interface is a slot under the property holding it
+ * (`Settings.section.entry`), so the slot a use in one file reaches, and its record, come from
+ * declarations in another: an edit to the interface must reach the unchanged files that use it,
+ * through a dot, a pattern or a key, and the record of a file not resolved again must follow it.
+ */
+const SETTINGS = 'export interface Settings {\n  section: { entry: string; sub: { leaf: number } };\n}\n';
+const USES = {
+  'src/reader.ts': "import type { Settings } from './settings';\nexport function byDot(s: Settings): number { return s.section.sub.leaf; }\nexport function byPattern(s: Settings): string { const { entry } = s.section; return entry; }\nexport function byKey(s: Settings): void { s.section['entry'] = 'x'; }\n",
+};
+
+const change = (repo: string, file: string, edit: (text: string) => string) => writeFileSync(path.join(repo, file), edit(readFileSync(path.join(repo, file), 'utf8')));
+const cases: Array<{ name: string; files: Record<string, string>; edit: (repo: string) => void }> = [
+  { name: "the interface's lines move", files: { 'src/settings.ts': SETTINGS }, edit: (repo) => change(repo, 'src/settings.ts', (text) => `\n\n${text}`) },
+  { name: 'the nested members move to lines of their own', files: { 'src/settings.ts': SETTINGS }, edit: (repo) => change(repo, 'src/settings.ts', (text) => text.replace('{ entry: string; sub: { leaf: number } }', '{\n    entry: string;\n    sub: {\n      leaf: number;\n    };\n  }')) },
+  { name: 'a nested member changes its type', files: { 'src/settings.ts': SETTINGS }, edit: (repo) => change(repo, 'src/settings.ts', (text) => text.replace('leaf: number', 'leaf: 1 | 2')) },
+  { name: 'a nested member is renamed', files: { 'src/settings.ts': SETTINGS }, edit: (repo) => change(repo, 'src/settings.ts', (text) => text.replace('entry: string', 'item: string')) },
+  { name: 'the literal becomes a named interface', files: { 'src/settings.ts': SETTINGS }, edit: (repo) => change(repo, 'src/settings.ts', (text) => text.replace('section: { entry: string; sub: { leaf: number } };', 'section: Section;').concat('export interface Section { entry: string; sub: { leaf: number } }\n')) },
+  { name: 'a named interface becomes the literal', files: { 'src/settings.ts': 'export interface Settings {\n  section: Section;\n}\nexport interface Section { entry: string; sub: { leaf: number } }\n' }, edit: (repo) => writeFileSync(path.join(repo, 'src/settings.ts'), SETTINGS) },
+];
+
+describe('a member of a literal nested in an interface after an edit to the interface', () => {
+  for (const keepOpen of [true, false]) {
+    for (const { name, files, edit } of cases) {
+      it(`${name}: sync equals a cold build, keepOpen=${keepOpen}`, async () => {
+        const repo = path.join(scratchDirectory(), 'nested');
+        for (const [file, text] of Object.entries({ ...files, ...USES })) {
+          mkdirSync(path.dirname(path.join(repo, file)), { recursive: true });
+          writeFileSync(path.join(repo, file), text);
+        }
+        const database = path.join(scratchDirectory(), 'handbook.db');
+        await buildHandbook(repo, { database });
+        const live = keepOpen ? await LiveHandbook.open(repo, { database }) : undefined;
+        edit(repo);
+        await (live ? live.sync() : syncHandbook(repo, { database }));
+        live?.close();
+        await expectSameAsColdBuild(repo, database, name);
+      });
+    }
+  }
+});
