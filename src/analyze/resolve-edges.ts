@@ -537,10 +537,13 @@ export class EdgeResolver {
       return;
     }
     let nameNode: ts.Node = callee;
-    if (ts.isPropertyAccessExpression(callee)) {
-      nameNode = callee.name;
+    // `x['m']()` is `x.m()` spelled otherwise: the checker resolves the literal to the same method.
+    const member = ts.isPropertyAccessExpression(callee) ? callee.name
+      : ts.isElementAccessExpression(callee) && ts.isStringLiteralLike(callee.argumentExpression) ? callee.argumentExpression : undefined;
+    if (member) {
+      nameNode = member;
       // A method name that nothing in the repository declares cannot reach repository code.
-      const name = callee.name.text;
+      const name = member.text;
       if (!this.index.memberNames.has(name) && !this.index.declaredNames.has(name)) {
         this.file.unresolved.push({ from, text: calleeText(callee, sourceFile), line, reason: 'external' });
         return;

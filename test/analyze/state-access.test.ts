@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyzeRepository } from '../../src/analyze/analyze-repository.js';
-import type { Edge } from '../../src/graph/model.js';
+import type { Edge, UnresolvedCall } from '../../src/graph/model.js';
 import { scratchDirectory } from '../helpers/paths.js';
 
 const DESTRUCTURING = `export type Config = {
@@ -189,8 +189,39 @@ export function readAlias(aliased: Aliased): number {
 }
 `;
 
+const KEYED_CALLS = `export interface Runner {
+  run(): void;
+}
+export class Engine implements Runner {
+  run(): void {}
+  byDot(): void {
+    this.run();
+  }
+  byKey(): void {
+    this['run']();
+    this[\`run\`]();
+  }
+}
+export class Turbo extends Engine {
+  override run(): void {}
+}
+export function throughInterfaceByDot(runner: Runner): void {
+  runner.run();
+}
+export function throughInterfaceByKey(runner: Runner): void {
+  runner['run']();
+}
+export function externalByDot(list: string[]): string {
+  return list.join();
+}
+export function externalByKey(list: string[]): string {
+  return list['join']();
+}
+`;
+
 let edges: Edge[];
 let slots: string[];
+let unresolved: UnresolvedCall[];
 
 beforeAll(() => {
   const root = scratchDirectory();
@@ -204,9 +235,11 @@ beforeAll(() => {
   writeFileSync(path.join(root, 'src/overrides.ts'), OVERRIDES);
   writeFileSync(path.join(root, 'src/no-base-slot.ts'), OVERRIDES_WITHOUT_BASE_SLOT);
   writeFileSync(path.join(root, 'src/nested-literals.ts'), NESTED_LITERALS);
+  writeFileSync(path.join(root, 'src/keyed-calls.ts'), KEYED_CALLS);
   const graph = analyzeRepository(root).graph;
   edges = graph.edges;
   slots = graph.slots.map((slot) => slot.id);
+  unresolved = graph.unresolved;
 });
 
 /** What one unit of a file calls, references, reads and writes, as `kind target@lines`, the target's file named when it is another. */
@@ -308,6 +341,32 @@ describe('a member of a type literal nested in another type', () => {
     expect(slots.filter((id) => id.startsWith('src/nested-literals.ts#')).sort()).toEqual([
       'src/nested-literals.ts#Aliased.nested', 'src/nested-literals.ts#Aliased.nested.deep', 'src/nested-literals.ts#Aliased.nested.deeper', 'src/nested-literals.ts#Aliased.nested.deeper.deepest',
       'src/nested-literals.ts#Settings.section', 'src/nested-literals.ts#Settings.section.entry', 'src/nested-literals.ts#Settings.section.sub', 'src/nested-literals.ts#Settings.section.sub.leaf',
+    ]);
+  });
+});
+
+describe('a method named by a string literal key', () => {
+  /** A unit's call edges as `target@lines via`. */
+  const callsOf = (symbol: string): string[] =>
+    edges
+      .filter((edge) => edge.from === `src/keyed-calls.ts#${symbol}` && edge.kind === 'calls')
+      .map((edge) => `${edge.to.slice('src/keyed-calls.ts#'.length)}@${edge.lines.join(',')} ${edge.via}`)
+      .sort();
+
+  it('is called as the same method reached with a dot, with dispatch to its overrides', () => {
+    expect(callsOf('Engine.byDot')).toEqual(['Engine.run@7 direct', 'Turbo.run@7 dispatch']);
+    expect(callsOf('Engine.byKey')).toEqual(['Engine.run@10,11 direct', 'Turbo.run@10,11 dispatch']);
+  });
+
+  it('through an interface reaches every implementation', () => {
+    expect(callsOf('throughInterfaceByDot')).toEqual(['Engine.run@18 dispatch', 'Turbo.run@18 dispatch']);
+    expect(callsOf('throughInterfaceByKey')).toEqual(['Engine.run@21 dispatch', 'Turbo.run@21 dispatch']);
+  });
+
+  it('declared nowhere in the repository is an external call', () => {
+    expect(unresolved.filter((call) => call.from.startsWith('src/keyed-calls.ts#'))).toEqual([
+      { from: 'src/keyed-calls.ts#externalByDot', text: 'list.join', line: 24, reason: 'external' },
+      { from: 'src/keyed-calls.ts#externalByKey', text: "list['join']", line: 27, reason: 'external' },
     ]);
   });
 });
