@@ -193,6 +193,20 @@ function referenceUse(node: ts.Node): ReferenceUse {
   return isDestructuringTarget(current) ? 'write' : 'read';
 }
 
+/**
+ * Whether an object or array literal is a pattern the checker types as a destructuring
+ * assignment's target: the left of `=` or of a for-of, or nested in one as a property's value
+ * or an element. Only those may be passed to getTypeOfAssignmentPattern, which asserts as much.
+ */
+function isAssignmentPattern(node: ts.Node): node is ts.ObjectLiteralExpression | ts.ArrayLiteralExpression {
+  if (!ts.isObjectLiteralExpression(node) && !ts.isArrayLiteralExpression(node)) return false;
+  const parent = node.parent;
+  if (ts.isBinaryExpression(parent)) return parent.left === node && parent.operatorToken.kind === ts.SyntaxKind.EqualsToken;
+  if (ts.isForOfStatement(parent)) return parent.initializer === node;
+  if (ts.isPropertyAssignment(parent)) return parent.initializer === node && isAssignmentPattern(parent.parent);
+  return ts.isArrayLiteralExpression(parent) && isAssignmentPattern(parent);
+}
+
 /** A name in a declaration or import/export clause is not a use of it. */
 function isDeclarationName(node: ts.Identifier): boolean {
   const parent = node.parent;
@@ -385,6 +399,9 @@ export class EdgeResolver {
         visit(node.name);
         if (node.initializer) visit(node.initializer);
         return;
+      }
+      if ((ts.isShorthandPropertyAssignment(node) || ts.isPropertyAssignment(node)) && isAssignmentPattern(node.parent)) {
+        this.visitAssignedProperty(node, node.parent, current(), line(node));
       }
       if (ts.isShorthandPropertyAssignment(node)) {
         if (this.index.declaredNames.has(node.name.text)) {
@@ -592,13 +609,22 @@ export class EdgeResolver {
 
   /** `const { a, b: c } = source` reads `source.a` and `source.b`, as `source.a` would. */
   private visitPropertyBinding(element: ts.BindingElement, from: string, line: number): void {
-    const name = element.propertyName ?? element.name;
     // A rest element takes the members no other element names: it names none itself.
-    if (element.dotDotDotToken || !(ts.isIdentifier(name) || ts.isStringLiteral(name))) return;
+    if (element.dotDotDotToken) return;
+    this.readDestructured(element.propertyName ?? element.name, () => this.checker.getTypeAtLocation(element.parent), from, line);
+  }
+
+  /** `({ a, b: this.c } = source)` reads `source.a` and `source.b`, as `const { a, b: c } = source` does. */
+  private visitAssignedProperty(property: ts.ShorthandPropertyAssignment | ts.PropertyAssignment, pattern: ts.ObjectLiteralExpression, from: string, line: number): void {
+    this.readDestructured(property.name, () => this.checker.getTypeOfAssignmentPattern(pattern), from, line);
+  }
+
+  /** The read of member `name` of what a pattern destructures; its type is asked for only when a member of the repository has that name. */
+  private readDestructured(name: ts.Node, destructured: () => ts.Type, from: string, line: number): void {
+    if (!(ts.isIdentifier(name) || ts.isStringLiteral(name))) return;
     // A module namespace is destructured too: its members are the module's declarations.
     if (!this.index.memberNames.has(name.text) && !this.index.declaredNames.has(name.text)) return;
-    const destructured = this.checker.getTypeAtLocation(element.parent);
-    this.recordMemberUse(this.throughAlias(this.checker.getPropertyOfType(destructured, name.text)), 'read', false, from, line);
+    this.recordMemberUse(this.throughAlias(this.checker.getPropertyOfType(destructured(), name.text)), 'read', false, from, line);
   }
 
   /** `use` tells which accessors run; `writes` whether state held in the member is stored or mutated. */

@@ -219,6 +219,53 @@ export function externalByKey(list: string[]): string {
 }
 `;
 
+const ASSIGNED = `import * as shared from './shared.js';
+
+export type Options = {
+  a: number;
+  nested: { deep: string };
+};
+
+export class Target {
+  a = 0;
+  b = '';
+  options: Options = { a: 1, nested: { deep: '' } };
+  get g(): number {
+    return 1;
+  }
+
+  fromThis(): number {
+    let a = 0, b = '', g = 0;
+    ({ a, b, g } = this);
+    return a + b.length + g;
+  }
+  renamed(): number {
+    let renamed = 0;
+    ({ a: renamed } = this.options);
+    return renamed;
+  }
+  nested(): string {
+    let deep = '';
+    ({ options: { nested: { deep } } } = this);
+    return deep;
+  }
+  intoFields(other: Target): void {
+    ({ a: this.a, b: this.b } = other);
+  }
+  inArray(list: Options[]): number {
+    let a = 0;
+    [{ a }] = list;
+    for ({ a } of list);
+    return a;
+  }
+  fromNamespace(): number {
+    let counter = 0;
+    ({ counter } = shared);
+    return counter;
+  }
+}
+`;
+
 let edges: Edge[];
 let slots: string[];
 let unresolved: UnresolvedCall[];
@@ -236,6 +283,7 @@ beforeAll(() => {
   writeFileSync(path.join(root, 'src/no-base-slot.ts'), OVERRIDES_WITHOUT_BASE_SLOT);
   writeFileSync(path.join(root, 'src/nested-literals.ts'), NESTED_LITERALS);
   writeFileSync(path.join(root, 'src/keyed-calls.ts'), KEYED_CALLS);
+  writeFileSync(path.join(root, 'src/assigned.ts'), ASSIGNED);
   const graph = analyzeRepository(root).graph;
   edges = graph.edges;
   slots = graph.slots.map((slot) => slot.id);
@@ -368,5 +416,19 @@ describe('a method named by a string literal key', () => {
       { from: 'src/keyed-calls.ts#externalByDot', text: 'list.join', line: 24, reason: 'external' },
       { from: 'src/keyed-calls.ts#externalByKey', text: "list['join']", line: 27, reason: 'external' },
     ]);
+  });
+});
+
+describe('a destructuring assignment to existing variables', () => {
+  // `({ a } = source)` reads what `const { a } = source` reads; what it stores into is written as before.
+  it.each([
+    ['Target.fromThis', ['calls Target.g@18', 'reads Target.a@18', 'reads Target.b@18']],
+    ['Target.renamed', ['reads Options.a@23', 'reads Target.options@23']],
+    ['Target.nested', ['reads Options.nested.deep@28', 'reads Options.nested@28', 'reads Target.options@28']],
+    ['Target.intoFields', ['reads Target.a@32', 'reads Target.b@32', 'writes Target.a@32', 'writes Target.b@32']],
+    ['Target.inArray', ['reads Options.a@36,37']],
+    ['Target.fromNamespace', ['reads src/shared.ts#counter@42']],
+  ])('%s reads the members its pattern names from the source', (unit, expected) => {
+    expect(usesOf('assigned.ts', unit)).toEqual(expected);
   });
 });

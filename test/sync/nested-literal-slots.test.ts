@@ -9,11 +9,12 @@ import { scratchDirectory } from '../helpers/paths.js';
  * A member of a type literal nested in an interface is a slot under the property holding it
  * (`Settings.section.entry`), so the slot a use in one file reaches, and its record, come from
  * declarations in another: an edit to the interface must reach the unchanged files that use it,
- * through a dot, a pattern or a key, and the record of a file not resolved again must follow it.
+ * through a dot, a pattern, a destructuring assignment or a key, and the record of a file not
+ * resolved again must follow it.
  */
 const SETTINGS = 'export interface Settings {\n  section: { entry: string; sub: { leaf: number } };\n}\n';
 const USES = {
-  'src/reader.ts': "import type { Settings } from './settings';\nexport function byDot(s: Settings): number { return s.section.sub.leaf; }\nexport function byPattern(s: Settings): string { const { entry } = s.section; return entry; }\nexport function byKey(s: Settings): void { s.section['entry'] = 'x'; }\n",
+  'src/reader.ts': "import type { Settings } from './settings';\nexport function byDot(s: Settings): number { return s.section.sub.leaf; }\nexport function byPattern(s: Settings): string { const { entry } = s.section; return entry; }\nexport function byKey(s: Settings): void { s.section['entry'] = 'x'; }\nexport function byAssignment(s: Settings): string { let entry = ''; ({ section: { entry } } = s); return entry; }\n",
 };
 
 const change = (repo: string, file: string, edit: (text: string) => string) => writeFileSync(path.join(repo, file), edit(readFileSync(path.join(repo, file), 'utf8')));

@@ -8,12 +8,13 @@ import { scratchDirectory } from '../helpers/paths.js';
 /**
  * A field a subclass redeclares is the slot of the base class that declares it first, so the
  * slot of `this.x` in one file depends on declarations in another: an edit to the base must
- * reach the unchanged files that use the field, whether through a dot, a pattern or a key.
+ * reach the unchanged files that use the field, whether through a dot, a pattern, a
+ * destructuring assignment or a key.
  */
 const BASE = 'export class Base {\n  x = 0;\n  readBase(): number { return this.x; }\n}\n';
 const USES = {
   'src/derived.ts': "import { Base } from './base';\nexport class Derived extends Base {\n  x = 1;\n  readDerived(): number { return this.x; }\n}\n",
-  'src/reader.ts': "import type { Derived } from './derived';\nexport function byDot(d: Derived): number { return d.x; }\nexport function byPattern(d: Derived): number { const { x } = d; return x; }\nexport function byKey(d: Derived): void { d['x'] = 3; }\n",
+  'src/reader.ts': "import type { Derived } from './derived';\nexport function byDot(d: Derived): number { return d.x; }\nexport function byPattern(d: Derived): number { const { x } = d; return x; }\nexport function byKey(d: Derived): void { d['x'] = 3; }\nexport function byAssignment(d: Derived): number { let x = 0; ({ x } = d); return x; }\n",
 };
 const ROOT = 'export class Root {\n  x = 5;\n}\n';
 
