@@ -10,7 +10,9 @@ import { OperationLog } from '../harness/operation-log.js';
 import { openRunMemory, type RunMemory } from '../store/run-memory.js';
 import { readJsonInput } from '../text/read-json-input.js';
 import { handbookSearch } from './handbook-search.js';
+import { liveSourceOf } from './live-resolution.js';
 import type { SyncSummary } from './live-handbook.js';
+import { openHandbook } from './open-handbook.js';
 import { noNewFrozen, planRunSchema, syncAfterPlanRun, type PlanRun } from './plan-run.js';
 import { discardIfNeverStarted, eventsFile, newRunFolder, runsFolder } from './run-folder.js';
 import { EventStream, type EventListener, type HarnessEvent } from '../harness/events.js';
@@ -167,6 +169,8 @@ async function execute(
   if (options.onEvent) events.on(options.onEvent);
 
   const extraCriteria = withPlanCriteria(options.extraCriteria, record.plan ? noNewFrozen(root, record.plan) : undefined);
+  // A plan's targets are judged by the settings of the handbook it was gated on, as the gate judged them.
+  const readSource = record.plan ? liveSourceOf(openHandbook(root, { ...(record.plan.database ? { database: record.plan.database } : {}), withUnresolved: false })) : undefined;
   const memory = openRunMemory(path.join(folder, 'memory.db'));
   let result: HarnessRunResult;
   try {
@@ -198,6 +202,7 @@ async function execute(
       memory,
       ...(options.components ? { components: options.components } : {}),
       ...(extraCriteria ? { extraCriteria } : {}),
+      ...(readSource ? { readSource } : {}),
     });
   }
 }

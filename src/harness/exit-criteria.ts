@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { parseLiveFile } from '../analyze/parse-live-file.js';
+import { liveUnitsOf } from '../locate/live-file-units.js';
+import type { LiveSourceReader } from '../locate/live-source.js';
 import type { CommandOutcome } from './run-shell-command.js';
 import type { ExitCheck, ExitCriteria, TaskLocator } from './task.js';
 import type { TypecheckOutcome } from './typecheck.js';
-import type { Workspace } from './workspace.js';
+import { PathRefused, type Workspace } from './workspace.js';
 
 /** One exit criterion and whether it holds; `id` is stable (`check:test`, `changed:src/a.ts`, ...). */
 export interface CriterionStatus {
@@ -22,11 +23,17 @@ export interface CheckRecord {
 export interface VerifierDependencies {
   runCheck(check: ExitCheck): Promise<CommandOutcome>;
   typecheck(): TypecheckOutcome;
+  /**
+   * The repository's files as a build reads them: a target in a file a build leaves out (binary,
+   * generated, over the size cap, a link out of the repository) holds no unit, so no edit there counts.
+   */
+  readSource: LiveSourceReader;
   /** Criteria the caller judges itself (e.g. no handbook entry frozen by the change); run only by verify(). */
   extraCriteria?: () => Promise<CriterionStatus[]>;
 }
 
-type UnitText = { hash: string } | undefined;
+/** A unit's hash now, or why it cannot be found: `gone` when its file holds no code a build reads. */
+type UnitText = { hash: string } | { gone: string } | undefined;
 
 /**
  * Decides, from evidence it gathers itself, which exit criteria hold. The cheap view (files,
@@ -41,15 +48,16 @@ export class ExitCriteriaVerifier {
     private readonly criteria: ExitCriteria,
     private readonly dependencies: VerifierDependencies,
     private readonly initialFiles: ReadonlyMap<string, string | undefined>,
-    private readonly initialTargets: ReadonlyMap<string, UnitText>,
+    /** Each target's hash when the task began; none when it could not be found then. */
+    private readonly initialTargets: ReadonlyMap<string, string | undefined>,
   ) {}
 
   static async start(workspace: Workspace, criteria: ExitCriteria, dependencies: VerifierDependencies): Promise<ExitCriteriaVerifier> {
     const recorded = criteria.fileBaselines ?? {};
     const files = new Map(criteria.filesMustChange.map((file) => [file, file in recorded ? (recorded[file] ?? undefined) : fileDigest(workspace, file)] as const));
-    const targets = new Map<string, UnitText>();
+    const targets = new Map<string, string | undefined>();
     // A target's planned hash is its baseline when it has one: a resumed run must not count work already done as missing.
-    for (const target of criteria.targetsMustChange) targets.set(locatorId(target), target.hash ? { hash: target.hash } : await unitOf(workspace, target));
+    for (const target of criteria.targetsMustChange) targets.set(locatorId(target), target.hash ?? hashOf(await unitOf(workspace, dependencies.readSource, target)));
     return new ExitCriteriaVerifier(workspace, criteria, dependencies, files, targets);
   }
 
@@ -113,24 +121,28 @@ export class ExitCriteriaVerifier {
     const targets: CriterionStatus[] = [];
     for (const target of this.criteria.targetsMustChange) {
       const before = this.initialTargets.get(locatorId(target));
-      const now = await unitOf(this.workspace, target);
-      const satisfied = now !== undefined && now.hash !== before?.hash;
+      const now = await unitOf(this.workspace, this.dependencies.readSource, target);
+      const satisfied = now !== undefined && 'hash' in now && now.hash !== before;
       const detail = satisfied
         ? `${locatorId(target)} changed`
         : now === undefined
           ? `${locatorId(target)} is not in ${target.file} any more: the plan target must be changed, not removed`
-          : `${locatorId(target)} must change and has not`;
+          : 'gone' in now
+            ? `${locatorId(target)} cannot count as changed: ${now.gone}`
+            : `${locatorId(target)} must change and has not`;
       targets.push({ id: `target:${locatorId(target)}`, satisfied, detail });
     }
     const fresh: CriterionStatus[] = [];
     for (const locator of this.criteria.locatorsMustStayFresh) {
-      const now = await unitOf(this.workspace, locator);
-      const satisfied = now !== undefined && (locator.hash === undefined || now.hash === locator.hash);
+      const now = await unitOf(this.workspace, this.dependencies.readSource, locator);
+      const satisfied = now !== undefined && 'hash' in now && (locator.hash === undefined || now.hash === locator.hash);
       const detail = satisfied
         ? `${locatorId(locator)} is still fresh`
         : now === undefined
           ? `${locatorId(locator)} can no longer be found in ${locator.file}`
-          : `${locatorId(locator)} changed, and it must stay as it was`;
+          : 'gone' in now
+            ? `${locatorId(locator)} can no longer be found: ${now.gone}`
+            : `${locatorId(locator)} changed, and it must stay as it was`;
       fresh.push({ id: `fresh:${locatorId(locator)}`, satisfied, detail });
     }
     return [...changed, ...targets, ...fresh];
@@ -166,9 +178,20 @@ function fileDigest(workspace: Workspace, file: string): string | undefined {
   return text === undefined ? undefined : createHash('sha256').update(text).digest('hex');
 }
 
-async function unitOf(workspace: Workspace, locator: TaskLocator): Promise<UnitText> {
-  const text = readText(workspace, locator.file);
-  if (text === undefined) return undefined;
-  const unit = (await parseLiveFile(locator.file, text)).find((candidate) => candidate.symbol === locator.symbol);
+function hashOf(unit: UnitText): string | undefined {
+  return unit && 'hash' in unit ? unit.hash : undefined;
+}
+
+/** Read as the plan gate reads a locator's file, so a target it accepted is judged by the same rules. */
+async function unitOf(workspace: Workspace, read: LiveSourceReader, locator: TaskLocator): Promise<UnitText> {
+  let live;
+  try {
+    live = await liveUnitsOf(read, workspace.name(locator.file).relative);
+  } catch (error) {
+    if (!(error instanceof PathRefused)) throw error;
+    return { gone: `${locator.file} cannot be read: ${error.message}` };
+  }
+  if ('gone' in live) return live;
+  const unit = live.units.get(locator.symbol);
   return unit ? { hash: unit.hash } : undefined;
 }

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { z } from 'zod';
 import type { ChatMessage, ChatProvider, ChatRequest, ChatResponse } from '../llm/chat-types.js';
+import { type LiveSourceReader, liveSourceReader } from '../locate/live-source.js';
 import { openRunMemory, type RunMemory } from '../store/run-memory.js';
 import { compactConversation, pinnedMemoryMessage } from './compaction.js';
 import { estimateTokens, TokenBudget } from './context-budget.js';
@@ -48,6 +49,8 @@ export interface HarnessRunOptions {
   /** Asks the user about calls whose rule is `ask`; without one they are denied. */
   approver?: Approver;
   search?: SearchFunction;
+  /** The repository's files as its handbook's build reads them, for the plan targets' criteria (default: discovery's own settings). */
+  readSource?: LiveSourceReader;
   /** The built handbook a planner run navigates with overview, stage, entry, callers, callees and state; the executor never gets them. */
   handbook?: HandbookView;
   /**
@@ -113,6 +116,7 @@ export async function runHarnessTask(options: HarnessRunOptions): Promise<Harnes
   const verifier = await ExitCriteriaVerifier.start(workspace, task.exitCriteria, {
     runCheck: (check) => runShellCommand(check.command, { cwd: workspace.root, timeoutMs: check.timeoutMs, signal }),
     typecheck: () => typecheckRepository(workspace.root),
+    readSource: options.readSource ?? liveSourceReader(workspace.root),
     ...(options.extraCriteria ? { extraCriteria: options.extraCriteria } : {}),
   });
   const journal = options.components?.journal === false ? undefined : Journal.open(workspace.root);

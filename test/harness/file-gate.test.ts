@@ -6,6 +6,7 @@ import path from 'node:path';
 import picomatch from 'picomatch';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ExitCriteriaVerifier } from '../../src/harness/exit-criteria.js';
+import { liveSourceReader } from '../../src/locate/live-source.js';
 import { ReadLedger } from '../../src/harness/read-ledger.js';
 import { exitCriteriaSchema } from '../../src/harness/task.js';
 import type { ToolContext } from '../../src/harness/tool-context.js';
@@ -128,6 +129,7 @@ async function contextFor(workspace: Workspace, maxWriteBytes = 2_000_000): Prom
     typecheck: () => {
       throw new Error('these tests run no typecheck');
     },
+    readSource: liveSourceReader(workspace.root),
   });
   let version = 0;
   return {

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { acceptanceStatuses, applyPlan, handbookStatus, type HarnessEvent } from '../../src/index.js';
+import { acceptanceStatuses, applyPlan, buildHandbook, handbookStatus, type HarnessEvent } from '../../src/index.js';
 import { PROJECT_ROOT } from '../helpers/paths.js';
 import { act, call, writeScript } from '../helpers/harness-run.js';
 import { plannedFixture } from '../helpers/plan-fixture.js';
@@ -9,8 +9,9 @@ import { plannedFixture } from '../helpers/plan-fixture.js';
 const SCRIPT = path.join(PROJECT_ROOT, 'fixtures/scripts/apply-mask-capture.json');
 const turnsOf = (file: string): Array<Record<string, unknown>> => (JSON.parse(readFileSync(file, 'utf8')) as { turns: Array<Record<string, unknown>> }).turns;
 
-async function apply(turns: Array<Record<string, unknown>>) {
+async function apply(turns: Array<Record<string, unknown>>, rebuild?: Parameters<typeof buildHandbook>[1]) {
   const { repo, plan } = await plannedFixture();
+  if (rebuild) await buildHandbook(repo, rebuild);
   const events: HarnessEvent[] = [];
   const result = await applyPlan(repo, plan.id, { model: `script:${writeScript(turns)}`, onEvent: (event) => events.push(event) });
   return { repo, plan, result, events };
@@ -53,6 +54,16 @@ describe('handbook apply', () => {
     const file = path.join(repo, 'src/redact.js');
     writeFileSync(file, readFileSync(file, 'utf8').replace('  return text;', '  return String(text);'));
     await expect(applyPlan(repo, plan.id, { model: `script:${SCRIPT}` })).rejects.toThrow(/went stale since it was made: target src\/redact\.js#redact: its code changed/);
+  });
+
+  it("counts no target as changed in a file the handbook's build now leaves out, judged by its settings", async () => {
+    const turns = turnsOf(SCRIPT);
+    const padded = call('edit_file', { path: 'src/redact.js', old_text: '  return text;\n', new_text: `  return text.replace(/sk-[A-Za-z0-9]{8,}/g, 'sk-***');\n${'  // padding\n'.repeat(100)}` });
+    // Under discovery's default size cap the padded file is code; under the cap this handbook was built with it is not.
+    const { result, events } = await apply([turns[0]!, act(padded), turns[3]!, turns[4]!, act(call('task_blocked', { reason: 'redact is too large now' }))], { maxFileBytes: 1_000 });
+    const missing = events.flatMap((event) => (event.type === 'complete_rejected' ? event.missing : []));
+    expect(missing).toContain('src/redact.js#redact cannot count as changed: src/redact.js is now skipped as too-large');
+    expect(result.run.state).toBe('BLOCKED');
   });
 
   it('blocks the task when the change loses a handbook entry', async () => {
