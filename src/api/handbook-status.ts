@@ -19,6 +19,11 @@ export interface StatusReport {
   moved: Array<{ unit: string; to: string }>;
   /** Source files the build would analyze now that the handbook does not hold: code the map does not show yet. */
   newFiles: string[];
+  /**
+   * Files the handbook holds that a build no longer finds (deleted, renamed): a sync removes them.
+   * Named apart from the frozen entries, since a file with no unit but its file unit freezes none.
+   */
+  goneFiles: string[];
   /** Files the handbook holds that are still in the tree but a build now leaves out, with why: a sync drops their entries. */
   skipped: SkippedFile[];
   /** Units that changed files hold now and the handbook does not (a function added to a known file). */
@@ -31,8 +36,8 @@ export interface StatusReport {
 /**
  * Checks every entry of the handbook against the live files: how many are fresh, changed, moved
  * or frozen, and which, which source files and units it does not hold yet, and which of its files
- * a build now leaves out. A handbook is fresh when every entry is, no file or unit is missing and
- * none of its files is left out.
+ * are gone or a build now leaves out. A handbook is fresh when every entry is, no file or unit is
+ * missing and each of its files is still there to analyze.
  */
 export async function handbookStatus(root: string, options: { database?: string } = {}): Promise<StatusReport> {
   const handbook = openHandbook(root, { ...(options.database ? { database: options.database } : {}), withUnresolved: false });
@@ -60,11 +65,13 @@ export async function handbookStatus(root: string, options: { database?: string 
   const recorded = new Set(files.map((file) => file.path));
   const discovery = discovered();
   const newFiles = discovery.files.filter((file) => !recorded.has(file.path)).map((file) => file.path).sort();
-  // Judged by the walk a sync makes, so status names exactly the files a sync would report as skipped.
+  // Judged by the walk a sync makes, so status names exactly the files a sync would report as skipped or removed.
   const skipped = files.flatMap((file): SkippedFile[] => {
     const reason = skipReasonOf(discovery, file.path);
     return reason ? [{ file: file.path, reason }] : [];
   });
+  const found = new Set([...discovery.files.map((file) => file.path), ...skipped.map((entry) => entry.file)]);
+  const goneFiles = files.map((file) => file.path).filter((file) => !found.has(file)).sort();
   return {
     root: handbook.root,
     builtAt: handbook.generation.createdAt,
@@ -76,8 +83,9 @@ export async function handbookStatus(root: string, options: { database?: string 
     moved,
     newFiles,
     newUnits,
+    goneFiles,
     skipped,
-    fresh: counts.changed === 0 && counts.frozen === 0 && counts.moved === 0 && newFiles.length === 0 && newUnits.length === 0 && skipped.length === 0,
+    fresh: counts.changed === 0 && counts.frozen === 0 && counts.moved === 0 && newFiles.length === 0 && newUnits.length === 0 && goneFiles.length === 0 && skipped.length === 0,
     acceptance: acceptanceStatuses(handbook.root),
   };
 }

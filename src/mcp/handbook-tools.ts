@@ -193,7 +193,7 @@ export function registerHandbookTools(server: McpServer, fresh: FreshHandbook, l
   define('status', {
     title: 'Is the handbook in step with the code',
     description:
-      'Every entry of the handbook checked against the files on disk: counts of fresh, changed, moved and frozen entries and which ones, source files the handbook does not hold yet and files it holds that analysis now leaves out (with why), the commit it was built at and the current one, and the acceptance records of earlier harness runs. The server re-syncs before every answer, so this normally says fresh; call it to confirm, or when an answer looks wrong.',
+      'Every entry of the handbook checked against the files on disk: counts of fresh, changed, moved and frozen entries and which ones, source files the handbook does not hold yet, files it holds that are gone, and files it holds that analysis now leaves out (with why), the commit it was built at and the current one, and the acceptance records of earlier harness runs. The server re-syncs before every answer, so this normally says fresh; call it to confirm, or when an answer looks wrong.',
     input: schemas.emptyInput,
     output: schemas.statusOutput,
     annotations: READS,

@@ -51,6 +51,26 @@ export function brandNewThing(): number {
     expect(cli.stdout).toMatch(/new units {2}brandNewThing \(not in the handbook yet\)/);
   });
 
+  it('is stale when a file it holds is gone though it held no unit but its file unit, and names it, as the sync that removes it does', async () => {
+    const repo = copyOfFixture();
+    // Side effects only, re-exports only, nothing at all: analysis keeps each as a file with no unit of its own.
+    writeFileSync(path.join(repo, 'src/side-effect.ts'), "console.log('loaded');\n");
+    writeFileSync(path.join(repo, 'src/reexport.ts'), "export type { ToolResult } from './tools/shell.js';\nexport * from './hooks.js';\n");
+    writeFileSync(path.join(repo, 'src/empty.ts'), '');
+    await buildHandbook(repo);
+    expect(await handbookStatus(repo)).toMatchObject({ fresh: true, goneFiles: [] });
+    const gone = ['src/empty.ts', 'src/reexport.ts', 'src/side-effect.ts'];
+    for (const file of gone) rmSync(path.join(repo, file));
+
+    const report = await handbookStatus(repo);
+    expect(report).toMatchObject({ fresh: false, goneFiles: gone, counts: { changed: 0, moved: 0, frozen: 0 }, newFiles: [], newUnits: [], skipped: [] });
+    const text = spawnSync(process.execPath, [CLI, 'status', repo], { encoding: 'utf8' });
+    expect(text.status).toBe(5);
+    expect(text.stdout).toMatch(/^ {2}gone {7}src\/empty\.ts, src\/reexport\.ts, src\/side-effect\.ts \(no longer in the tree: a sync removes them\)$/m);
+    expect((await syncHandbook(repo)).removed).toEqual(gone);
+    expect(await handbookStatus(repo)).toMatchObject({ goneFiles: [], fresh: true });
+  });
+
   it('follows a unit moved to another file by its hash, and keeps an ambiguous one frozen', async () => {
     const repo = copyOfFixture();
     await buildHandbook(repo);
