@@ -217,6 +217,8 @@ export function collectUnits(sourceFile: ts.SourceFile, file: string, fileHash: 
       const memberName = propertyNameText(member.name);
       if (!memberName) continue;
       addMember(index, memberName, member);
+      // A type literal in a field's type declares members too (`opts: { depth: number }`), as one in an interface member does.
+      if (ts.isPropertyDeclaration(member) && member.type) collectTypeLiteralNames(member.type, index);
       if (ts.isMethodDeclaration(member)) {
         if (!member.body && node.members.some((other) => other !== member && ts.isMethodDeclaration(other) && other.body && propertyNameText(other.name) === memberName))
           continue;

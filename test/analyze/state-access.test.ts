@@ -187,6 +187,16 @@ export function readAlias(aliased: Aliased): number {
   const { deep } = aliased.nested;
   return deep.length + aliased.nested.deeper.deepest;
 }
+export class Machine {
+  knobs: { dial: number; panel: { lamp: boolean } } = { dial: 0, panel: { lamp: false } };
+  turn(): void {
+    this.knobs.dial = 1;
+  }
+  look(): boolean {
+    const { dial } = this.knobs;
+    return dial > 0 && this.knobs.panel.lamp;
+  }
+}
 `;
 
 const KEYED_CALLS = `export interface Runner {
@@ -381,13 +391,17 @@ describe('a member of a type literal nested in another type', () => {
     ['readInterface', ['reads Settings.section.entry@12', 'reads Settings.section.sub.leaf@13', 'reads Settings.section.sub@13', 'reads Settings.section@12,13']],
     ['writeAlias', ['reads Aliased.nested@16', 'writes Aliased.nested.deep@16']],
     ['readAlias', ['reads Aliased.nested.deep@19', 'reads Aliased.nested.deeper.deepest@20', 'reads Aliased.nested.deeper@20', 'reads Aliased.nested@19,20']],
+    // A class field's type holds a nested literal as an interface member's does.
+    ['Machine.turn', ['reads Machine.knobs@25', 'writes Machine.knobs.dial@25']],
+    ['Machine.look', ['reads Machine.knobs.dial@28', 'reads Machine.knobs.panel.lamp@29', 'reads Machine.knobs.panel@29', 'reads Machine.knobs@28,29']],
   ])('%s reaches the slot of the nested member', (unit, expected) => {
     expect(usesOf('nested-literals.ts', unit)).toEqual(expected);
   });
 
-  it('is a slot whether the outer type is an interface or an alias', () => {
+  it('is a slot whether the outer type is an interface, an alias or a class', () => {
     expect(slots.filter((id) => id.startsWith('src/nested-literals.ts#')).sort()).toEqual([
       'src/nested-literals.ts#Aliased.nested', 'src/nested-literals.ts#Aliased.nested.deep', 'src/nested-literals.ts#Aliased.nested.deeper', 'src/nested-literals.ts#Aliased.nested.deeper.deepest',
+      'src/nested-literals.ts#Machine.knobs', 'src/nested-literals.ts#Machine.knobs.dial', 'src/nested-literals.ts#Machine.knobs.panel', 'src/nested-literals.ts#Machine.knobs.panel.lamp',
       'src/nested-literals.ts#Settings.section', 'src/nested-literals.ts#Settings.section.entry', 'src/nested-literals.ts#Settings.section.sub', 'src/nested-literals.ts#Settings.section.sub.leaf',
     ]);
   });

@@ -27,12 +27,29 @@ const cases: Array<{ name: string; files: Record<string, string>; edit: (repo: s
   { name: 'a named interface becomes the literal', files: { 'src/settings.ts': 'export interface Settings {\n  section: Section;\n}\nexport interface Section { entry: string; sub: { leaf: number } }\n' }, edit: (repo) => writeFileSync(path.join(repo, 'src/settings.ts'), SETTINGS) },
 ];
 
-describe('a member of a literal nested in an interface after an edit to the interface', () => {
+/** A class field's type holds a nested literal as an interface member's does, and is edited the same ways. */
+const MACHINE = 'export class Machine {\n  knobs: { dial: number; panel: { lamp: boolean } } = { dial: 0, panel: { lamp: false } };\n  turn(): void {\n    this.knobs.dial = 1;\n  }\n}\n';
+const MACHINE_USES = {
+  'src/driver.ts': "import type { Machine } from './machine';\nexport function byDot(m: Machine): boolean { return m.knobs.panel.lamp; }\nexport function byPattern(m: Machine): number { const { dial } = m.knobs; return dial; }\nexport function byKey(m: Machine): void { m.knobs['dial'] = 2; }\n",
+};
+const classCases: typeof cases = [
+  { name: "the class's lines move", files: { 'src/machine.ts': MACHINE }, edit: (repo) => change(repo, 'src/machine.ts', (text) => `\n\n${text}`) },
+  { name: 'the nested members of the field move to lines of their own', files: { 'src/machine.ts': MACHINE }, edit: (repo) => change(repo, 'src/machine.ts', (text) => text.replace('{ dial: number; panel: { lamp: boolean } }', '{\n    dial: number;\n    panel: {\n      lamp: boolean;\n    };\n  }')) },
+  { name: "a nested member of the field changes its type", files: { 'src/machine.ts': MACHINE }, edit: (repo) => change(repo, 'src/machine.ts', (text) => text.replace('lamp: boolean', 'lamp: boolean | undefined')) },
+  { name: 'a nested member of the field is renamed', files: { 'src/machine.ts': MACHINE }, edit: (repo) => change(repo, 'src/machine.ts', (text) => text.replace('dial: number', 'level: number')) },
+  { name: "the field's literal becomes a named interface", files: { 'src/machine.ts': MACHINE }, edit: (repo) => change(repo, 'src/machine.ts', (text) => text.replace('knobs: { dial: number; panel: { lamp: boolean } }', 'knobs: Knobs').concat('export interface Knobs { dial: number; panel: { lamp: boolean } }\n')) },
+  { name: "a field's named interface becomes the literal", files: { 'src/machine.ts': MACHINE.replace('knobs: { dial: number; panel: { lamp: boolean } }', 'knobs: Knobs').concat('export interface Knobs { dial: number; panel: { lamp: boolean } }\n') }, edit: (repo) => writeFileSync(path.join(repo, 'src/machine.ts'), MACHINE) },
+];
+
+describe.each([
+  ['an interface', cases, USES],
+  ['a class field', classCases, MACHINE_USES],
+])('a member of a literal nested in %s after an edit to the type holding it', (_holder, holderCases, uses) => {
   for (const keepOpen of [true, false]) {
-    for (const { name, files, edit } of cases) {
+    for (const { name, files, edit } of holderCases) {
       it(`${name}: sync equals a cold build, keepOpen=${keepOpen}`, async () => {
         const repo = path.join(scratchDirectory(), 'nested');
-        for (const [file, text] of Object.entries({ ...files, ...USES })) {
+        for (const [file, text] of Object.entries({ ...files, ...uses })) {
           mkdirSync(path.dirname(path.join(repo, file)), { recursive: true });
           writeFileSync(path.join(repo, file), text);
         }
