@@ -152,15 +152,15 @@ function outerAssignments(declaration: ts.Node): string {
 /**
  * Whether a declaration assigns a field whose type the assignments decide: in JavaScript every
  * `this.x =` does; in TypeScript, one to a field declared with neither type nor initializer.
+ * A literal key (`this['x'] =`) assigns the field as the dot does, and the checker types it so.
  */
 function assignsInferredField(declaration: ts.Node): boolean {
   const javaScript = /\.[cm]?jsx?$/.test(declaration.getSourceFile().fileName);
   let found = false;
   const visit = (node: ts.Node): void => {
     if (found) return;
-    if (ts.isBinaryExpression(node) && isAssignmentOperator(node.operatorToken.kind) && ts.isPropertyAccessExpression(node.left) &&
-        node.left.expression.kind === ts.SyntaxKind.ThisKeyword) {
-      const name = node.left.name.text;
+    const name = ts.isBinaryExpression(node) && isAssignmentOperator(node.operatorToken.kind) ? fieldOfThis(node.left) : undefined;
+    if (name !== undefined) {
       const owner = ts.findAncestor(node, ts.isClassLike);
       found = javaScript || !owner || owner.members.some((member) => ts.isPropertyDeclaration(member) && !member.type && !member.initializer &&
         ts.isIdentifier(member.name) && member.name.text === name);
@@ -169,6 +169,13 @@ function assignsInferredField(declaration: ts.Node): boolean {
   };
   visit(declaration);
   return found;
+}
+
+/** The field `this.x` or `this['x']` names. */
+function fieldOfThis(target: ts.Expression): string | undefined {
+  if (ts.isPropertyAccessExpression(target) && target.expression.kind === ts.SyntaxKind.ThisKeyword) return target.name.text;
+  if (ts.isElementAccessExpression(target) && target.expression.kind === ts.SyntaxKind.ThisKeyword && ts.isStringLiteralLike(target.argumentExpression)) return target.argumentExpression.text;
+  return undefined;
 }
 
 /** Lines shared at the start and at the end of two texts: the edit is what lies between. */
