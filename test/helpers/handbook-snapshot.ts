@@ -1,7 +1,7 @@
-import { rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
-import { buildHandbook, type BuildOptions, openHandbook } from '../../src/index.js';
+import { buildHandbook, type BuildOptions, LiveHandbook, openHandbook, syncHandbook } from '../../src/index.js';
 import { scratchDirectory } from './paths.js';
 
 /** What the sync invariant compares: the graph, the stages with their members and summaries, the register, the overview. */
@@ -24,6 +24,30 @@ export async function expectSameAsColdBuild(repo: string, syncedDatabase: string
   for (const part of ['graph', 'organized', 'register'] as const) {
     expect(JSON.stringify(synced[part]) === JSON.stringify(cold[part]), `${part} after "${step}" differs from a cold build: ${firstDifference(synced[part], cold[part])}`).toBe(true);
   }
+}
+
+/** Rewrites one file of a test repository through `edit`. */
+export function changeFile(repo: string, file: string, edit: (text: string) => string): void {
+  writeFileSync(path.join(repo, file), edit(readFileSync(path.join(repo, file), 'utf8')));
+}
+
+/**
+ * Writes `files` into a new repository, builds it, applies `edit`, syncs (through a handbook kept
+ * open, as `watch` does, or as a new `sync` process does) and checks the sync equals a cold build.
+ */
+export async function expectEditSyncedAsColdBuild(options: { files: Record<string, string>; edit: (repo: string) => void; keepOpen: boolean; step: string }): Promise<void> {
+  const repo = path.join(scratchDirectory(), 'repo');
+  for (const [file, text] of Object.entries(options.files)) {
+    mkdirSync(path.dirname(path.join(repo, file)), { recursive: true });
+    writeFileSync(path.join(repo, file), text);
+  }
+  const database = path.join(scratchDirectory(), 'handbook.db');
+  await buildHandbook(repo, { database });
+  const live = options.keepOpen ? await LiveHandbook.open(repo, { database }) : undefined;
+  options.edit(repo);
+  await (live ? live.sync() : syncHandbook(repo, { database }));
+  live?.close();
+  await expectSameAsColdBuild(repo, database, options.step);
 }
 
 function firstDifference(a: unknown, b: unknown, where = ''): string {

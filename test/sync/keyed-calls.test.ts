@@ -1,9 +1,7 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'vitest';
-import { buildHandbook, LiveHandbook, syncHandbook } from '../../src/index.js';
-import { expectSameAsColdBuild } from '../helpers/handbook-snapshot.js';
-import { scratchDirectory } from '../helpers/paths.js';
+import { changeFile as change, expectEditSyncedAsColdBuild } from '../helpers/handbook-snapshot.js';
 
 /**
  * `x['run']()` resolves as `x.run()` does, to the method and every override or implementation,
@@ -15,7 +13,6 @@ const FILES = {
   'src/caller.ts': "import type { Engine, Tool } from './tool';\nexport function viaInterface(tool: Tool): void { tool['run'](); }\nexport function viaClass(engine: Engine): void { engine[`run`](); }\n",
 };
 
-const change = (repo: string, file: string, edit: (text: string) => string) => writeFileSync(path.join(repo, file), edit(readFileSync(path.join(repo, file), 'utf8')));
 const cases: Array<{ name: string; edit: (repo: string) => void }> = [
   { name: 'a new implementation in a new file', edit: (repo) => writeFileSync(path.join(repo, 'src/jet.ts'), "import type { Tool } from './tool';\nexport class Jet implements Tool {\n  run(): void {}\n}\n") },
   { name: 'the override is renamed', edit: (repo) => change(repo, 'src/turbo.ts', (text) => text.replace('override run()', 'go()')) },
@@ -27,20 +24,7 @@ const cases: Array<{ name: string; edit: (repo: string) => void }> = [
 describe('a call through a string literal key after an edit to what it calls', () => {
   for (const keepOpen of [true, false]) {
     for (const { name, edit } of cases) {
-      it(`${name}: sync equals a cold build, keepOpen=${keepOpen}`, async () => {
-        const repo = path.join(scratchDirectory(), 'keyed');
-        for (const [file, text] of Object.entries(FILES)) {
-          mkdirSync(path.dirname(path.join(repo, file)), { recursive: true });
-          writeFileSync(path.join(repo, file), text);
-        }
-        const database = path.join(scratchDirectory(), 'handbook.db');
-        await buildHandbook(repo, { database });
-        const live = keepOpen ? await LiveHandbook.open(repo, { database }) : undefined;
-        edit(repo);
-        await (live ? live.sync() : syncHandbook(repo, { database }));
-        live?.close();
-        await expectSameAsColdBuild(repo, database, name);
-      });
+      it(`${name}: sync equals a cold build, keepOpen=${keepOpen}`, () => expectEditSyncedAsColdBuild({ files: FILES, edit, keepOpen, step: name }));
     }
   }
 });

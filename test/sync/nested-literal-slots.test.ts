@@ -1,9 +1,7 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'vitest';
-import { buildHandbook, LiveHandbook, syncHandbook } from '../../src/index.js';
-import { expectSameAsColdBuild } from '../helpers/handbook-snapshot.js';
-import { scratchDirectory } from '../helpers/paths.js';
+import { changeFile as change, expectEditSyncedAsColdBuild } from '../helpers/handbook-snapshot.js';
 
 /**
  * A member of a type literal nested in an interface is a slot under the property holding it
@@ -17,7 +15,6 @@ const USES = {
   'src/reader.ts': "import type { Settings } from './settings';\nexport function byDot(s: Settings): number { return s.section.sub.leaf; }\nexport function byPattern(s: Settings): string { const { entry } = s.section; return entry; }\nexport function byKey(s: Settings): void { s.section['entry'] = 'x'; }\nexport function byAssignment(s: Settings): string { let entry = ''; ({ section: { entry } } = s); return entry; }\n",
 };
 
-const change = (repo: string, file: string, edit: (text: string) => string) => writeFileSync(path.join(repo, file), edit(readFileSync(path.join(repo, file), 'utf8')));
 const cases: Array<{ name: string; files: Record<string, string>; edit: (repo: string) => void }> = [
   { name: "the interface's lines move", files: { 'src/settings.ts': SETTINGS }, edit: (repo) => change(repo, 'src/settings.ts', (text) => `\n\n${text}`) },
   { name: 'the nested members move to lines of their own', files: { 'src/settings.ts': SETTINGS }, edit: (repo) => change(repo, 'src/settings.ts', (text) => text.replace('{ entry: string; sub: { leaf: number } }', '{\n    entry: string;\n    sub: {\n      leaf: number;\n    };\n  }')) },
@@ -47,20 +44,7 @@ describe.each([
 ])('a member of a literal nested in %s after an edit to the type holding it', (_holder, holderCases, uses) => {
   for (const keepOpen of [true, false]) {
     for (const { name, files, edit } of holderCases) {
-      it(`${name}: sync equals a cold build, keepOpen=${keepOpen}`, async () => {
-        const repo = path.join(scratchDirectory(), 'nested');
-        for (const [file, text] of Object.entries({ ...files, ...uses })) {
-          mkdirSync(path.dirname(path.join(repo, file)), { recursive: true });
-          writeFileSync(path.join(repo, file), text);
-        }
-        const database = path.join(scratchDirectory(), 'handbook.db');
-        await buildHandbook(repo, { database });
-        const live = keepOpen ? await LiveHandbook.open(repo, { database }) : undefined;
-        edit(repo);
-        await (live ? live.sync() : syncHandbook(repo, { database }));
-        live?.close();
-        await expectSameAsColdBuild(repo, database, name);
-      });
+      it(`${name}: sync equals a cold build, keepOpen=${keepOpen}`, () => expectEditSyncedAsColdBuild({ files: { ...files, ...uses }, edit, keepOpen, step: name }));
     }
   }
 });

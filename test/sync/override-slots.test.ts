@@ -1,9 +1,5 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, it } from 'vitest';
-import { buildHandbook, LiveHandbook, syncHandbook } from '../../src/index.js';
-import { expectSameAsColdBuild } from '../helpers/handbook-snapshot.js';
-import { scratchDirectory } from '../helpers/paths.js';
+import { changeFile as change, expectEditSyncedAsColdBuild } from '../helpers/handbook-snapshot.js';
 
 /**
  * A field a subclass redeclares is the slot of the base class that declares it first, so the
@@ -18,7 +14,6 @@ const USES = {
 };
 const ROOT = 'export class Root {\n  x = 5;\n}\n';
 
-const change = (repo: string, file: string, edit: (text: string) => string) => writeFileSync(path.join(repo, file), edit(readFileSync(path.join(repo, file), 'utf8')));
 const cases: Array<{ name: string; files: Record<string, string>; edit: (repo: string) => void }> = [
   { name: 'the base gains the field', files: { 'src/base.ts': 'export class Base {\n  readBase(): number { return 1; }\n}\n' }, edit: (repo) => change(repo, 'src/base.ts', (text) => text.replace('{\n', '{\n  x = 0;\n')) },
   { name: 'the base loses the field', files: { 'src/base.ts': BASE }, edit: (repo) => change(repo, 'src/base.ts', (text) => text.replace('  x = 0;\n', '').replace('this.x', '1')) },
@@ -31,20 +26,7 @@ const cases: Array<{ name: string; files: Record<string, string>; edit: (repo: s
 describe('a redeclared field after an edit to the class it overrides', () => {
   for (const keepOpen of [true, false]) {
     for (const { name, files, edit } of cases) {
-      it(`${name}: sync equals a cold build, keepOpen=${keepOpen}`, async () => {
-        const repo = path.join(scratchDirectory(), 'overrides');
-        for (const [file, text] of Object.entries({ ...files, ...USES })) {
-          mkdirSync(path.dirname(path.join(repo, file)), { recursive: true });
-          writeFileSync(path.join(repo, file), text);
-        }
-        const database = path.join(scratchDirectory(), 'handbook.db');
-        await buildHandbook(repo, { database });
-        const live = keepOpen ? await LiveHandbook.open(repo, { database }) : undefined;
-        edit(repo);
-        await (live ? live.sync() : syncHandbook(repo, { database }));
-        live?.close();
-        await expectSameAsColdBuild(repo, database, name);
-      });
+      it(`${name}: sync equals a cold build, keepOpen=${keepOpen}`, () => expectEditSyncedAsColdBuild({ files: { ...files, ...USES }, edit, keepOpen, step: name }));
     }
   }
 });
