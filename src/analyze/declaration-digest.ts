@@ -1,6 +1,7 @@
 import { ts } from 'ts-morph';
 import { shortHash } from '../graph/content-hash.js';
 import type { UnitIndex } from './collect-units.js';
+import { memberOfThis } from './unit-text.js';
 
 /**
  * What a file shows other files, name by name: each name it declares (units and members) with a
@@ -141,15 +142,14 @@ function withoutWrappers(expression: ts.Expression): ts.Expression {
 
 /**
  * A field declared with neither type nor initializer takes its type from the constructor's
- * assignments to it (`this.x = new Dog()`): their text is part of what other code sees of it.
+ * assignments to it (`this.x = new Dog()`, `this['x'] = new Dog()`): their text is part of what other code sees of it.
  */
 function constructorAssignments(node: ts.Node, sourceFile: ts.SourceFile): string {
   if (!ts.isPropertyDeclaration(node) || node.type || node.initializer || !ts.isIdentifier(node.name)) return '';
   const name = node.name.text;
   const found: string[] = [];
   const visit = (child: ts.Node): void => {
-    if (ts.isBinaryExpression(child) && child.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isPropertyAccessExpression(child.left) &&
-        child.left.expression.kind === ts.SyntaxKind.ThisKeyword && child.left.name.text === name) found.push(collapse(child.getText(sourceFile)));
+    if (ts.isBinaryExpression(child) && child.operatorToken.kind === ts.SyntaxKind.EqualsToken && memberOfThis(child.left) === name) found.push(collapse(child.getText(sourceFile)));
     if (!ts.isClassLike(child) && !ts.isFunctionLike(child)) ts.forEachChild(child, visit);
   };
   for (const member of node.parent.members) if (ts.isConstructorDeclaration(member) && member.body) ts.forEachChild(member.body, visit);

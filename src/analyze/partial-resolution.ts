@@ -3,7 +3,7 @@ import type { Edge, Slot, UnresolvedCall } from '../graph/model.js';
 import { mentionsAny } from './affected-files.js';
 import type { UnitIndex } from './collect-units.js';
 import type { FileResolution } from './resolve-edges.js';
-import { lineOf } from './unit-text.js';
+import { lineOf, memberOfThis } from './unit-text.js';
 
 /**
  * A modified file resolved again in part: when an edit lies inside one unit's body, only that
@@ -159,7 +159,7 @@ function assignsInferredField(declaration: ts.Node): boolean {
   let found = false;
   const visit = (node: ts.Node): void => {
     if (found) return;
-    const name = ts.isBinaryExpression(node) && isAssignmentOperator(node.operatorToken.kind) ? fieldOfThis(node.left) : undefined;
+    const name = ts.isBinaryExpression(node) && isAssignmentOperator(node.operatorToken.kind) ? memberOfThis(node.left) : undefined;
     if (name !== undefined) {
       const owner = ts.findAncestor(node, ts.isClassLike);
       found = javaScript || !owner || owner.members.some((member) => ts.isPropertyDeclaration(member) && !member.type && !member.initializer &&
@@ -169,13 +169,6 @@ function assignsInferredField(declaration: ts.Node): boolean {
   };
   visit(declaration);
   return found;
-}
-
-/** The field `this.x` or `this['x']` names. */
-function fieldOfThis(target: ts.Expression): string | undefined {
-  if (ts.isPropertyAccessExpression(target) && target.expression.kind === ts.SyntaxKind.ThisKeyword) return target.name.text;
-  if (ts.isElementAccessExpression(target) && target.expression.kind === ts.SyntaxKind.ThisKeyword && ts.isStringLiteralLike(target.argumentExpression)) return target.argumentExpression.text;
-  return undefined;
 }
 
 /** Lines shared at the start and at the end of two texts: the edit is what lies between. */

@@ -2,7 +2,7 @@ import { ts } from 'ts-morph';
 import type { Edge, EdgeKind, Slot, Unit, UnresolvedCall, UnresolvedReason } from '../graph/model.js';
 import type { UnitIndex } from './collect-units.js';
 import type { ModuleResolver } from './create-program.js';
-import { lineLocator, lineOf } from './unit-text.js';
+import { lineLocator, lineOf, memberOfThis } from './unit-text.js';
 
 /** Array, Map and Set methods that change their receiver: `this.history.push(x)` writes `history`. */
 const MUTATING_METHODS = new Set([
@@ -39,7 +39,7 @@ const memberDeclarationsOf = new WeakMap<ts.Node, ReadonlyMap<string, ts.Node>>(
 
 /**
  * Each member's first declaration in source order under an owner: a property, a parameter
- * property, or (in JavaScript, which declares members by assignment) a `this.x =` in a body.
+ * property, or (in JavaScript, which declares members by assignment) a `this.x =` or `this['x'] =` in a body.
  * One walk per owner, kept while its syntax tree lives: a sync asks for many members of one class.
  */
 function firstMemberDeclarations(owner: ts.Node): ReadonlyMap<string, ts.Node> {
@@ -74,9 +74,10 @@ function firstMemberDeclarations(owner: ts.Node): ReadonlyMap<string, ts.Node> {
       record(node.name.text, node);
       return;
     }
-    if (javaScript && ts.isPropertyAccessExpression(node) && node.expression.kind === ts.SyntaxKind.ThisKeyword &&
-        ts.isBinaryExpression(node.parent) && node.parent.left === node && node.parent.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
-      record(node.name.text, node);
+    const assigned = javaScript && ts.isBinaryExpression(node.parent) && node.parent.left === node &&
+      node.parent.operatorToken.kind === ts.SyntaxKind.EqualsToken ? memberOfThis(node) : undefined;
+    if (assigned !== undefined) {
+      record(assigned, node);
       return;
     }
     if (node !== container && (ts.isClassLike(node) || ts.isInterfaceDeclaration(node) || ts.isTypeLiteralNode(node))) return;
@@ -771,8 +772,8 @@ export class EdgeResolver {
       ownerNode = declaration.parent.parent;
       typeNode = declaration.type;
       kind = 'field';
-    } else if (ts.isPropertyAccessExpression(declaration) && declaration.expression.kind === ts.SyntaxKind.ThisKeyword) {
-      name = declaration.name.text;
+    } else if (memberOfThis(declaration) !== undefined) {
+      name = memberOfThis(declaration);
       ownerNode = ts.findAncestor(declaration, ts.isClassLike);
       kind = 'field';
     }

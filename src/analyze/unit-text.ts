@@ -14,6 +14,16 @@ export function unitHash(node: ts.Node, sourceFile: ts.SourceFile): string {
   return shortHash(collapseWhitespace(node.getText(sourceFile)));
 }
 
+/**
+ * The member `this.x` or `this['x']` (or this[`x`]) names: a literal key reaches the member as
+ * the dot does, and in JavaScript assigning either declares the field.
+ */
+export function memberOfThis(target: ts.Node): string | undefined {
+  if (ts.isPropertyAccessExpression(target) && target.expression.kind === ts.SyntaxKind.ThisKeyword) return target.name.text;
+  if (ts.isElementAccessExpression(target) && target.expression.kind === ts.SyntaxKind.ThisKeyword && ts.isStringLiteralLike(target.argumentExpression)) return target.argumentExpression.text;
+  return undefined;
+}
+
 export function lineOf(sourceFile: ts.SourceFile, position: number): number {
   return sourceFile.getLineAndCharacterOfPosition(position).line + 1;
 }

@@ -89,6 +89,14 @@ describe('edits whose effect reaches past the edited unit', () => {
     }, (repo) => edit(repo, 'src/zoo/keeper.js', `    ${target} = new Dog();\n`, `    ${target} = new Cat();\n`));
   });
 
+  // Another file's `x.pet` reaches the field through the slot a literal-key assignment declares.
+  it.each(["this['pet']", 'this[`pet`]'])('a JavaScript method assigning a field through a literal key, %s, decides its type, used in another file', async (target) => {
+    await expectEditSyncs({
+      'src/zoo/keeper.js': `import { Cat, Dog } from './animals.js';\n\nexport class Keeper {\n  adopt() {\n    console.log('hello');\n    ${target} = new Dog();\n  }\n}\nexport const unused = Cat;\n`,
+      'src/zoo/visitor.js': "import { Keeper } from './keeper.js';\n\nexport function visit() {\n  return new Keeper().pet.speak();\n}\n",
+    }, (repo) => edit(repo, 'src/zoo/keeper.js', `    ${target} = new Dog();\n`, `    ${target} = new Cat();\n`));
+  });
+
   it('a constant with a declared type stops being state when its initializer is no longer an object', async () => {
     await expectEditSyncs({
       'src/zoo/registry.ts': 'export const registry: Map<string, number> = (\n  new Map()\n);\n\nexport function makeMap(): Map<string, number> {\n  return new Map();\n}\n\nexport function count(): number {\n  return registry.size;\n}\n',
