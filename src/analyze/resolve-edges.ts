@@ -35,6 +35,40 @@ function nestedTypeLiteral(owner: ts.Node, name: string): ts.Node | undefined {
   return found;
 }
 
+/**
+ * The class whose instance (or constructor, in a static member) `this` is where `node` stands, as
+ * the binder decides it: arrow functions pass `this` through, any other function or container
+ * stops it. JavaScript declares a class's field by a `this.x =` only there.
+ */
+function classOfThis(node: ts.Node): ts.ClassLikeDeclaration | undefined {
+  return classMemberOfThis(node)?.parent;
+}
+
+/** The class member whose `this` is where `node` stands (see classOfThis). */
+function classMemberOfThis(node: ts.Node): ts.ClassElement & { parent: ts.ClassLikeDeclaration } | undefined {
+  for (let current = node.parent; current; current = current.parent) {
+    if (ts.isArrowFunction(current)) continue;
+    if (ts.isComputedPropertyName(current)) return undefined;
+    if ((ts.isConstructorDeclaration(current) || ts.isMethodDeclaration(current) || ts.isGetAccessor(current) || ts.isSetAccessor(current) ||
+      ts.isPropertyDeclaration(current) || ts.isClassStaticBlockDeclaration(current)) && ts.isClassLike(current.parent)) {
+      return current as ts.ClassElement & { parent: ts.ClassLikeDeclaration };
+    }
+    if (ts.isFunctionLike(current) || ts.isModuleDeclaration(current) || ts.isSourceFile(current) || ts.isClassLike(current)) return undefined;
+  }
+  return undefined;
+}
+
+/**
+ * The `this.x` or `this['x']` a JavaScript declaration of a field by assignment names: the checker
+ * lists the assignment (`this.x = v`) as the declaration, the member walk below its target. A
+ * private name (`this.#x = v`) declares nothing, as the binder has it.
+ */
+function assignedMemberOfThis(declaration: ts.Node): ts.Node | undefined {
+  const target = ts.isBinaryExpression(declaration) && declaration.operatorToken.kind === ts.SyntaxKind.EqualsToken ? declaration.left : declaration;
+  if (memberOfThis(target) === undefined || (ts.isPropertyAccessExpression(target) && ts.isPrivateIdentifier(target.name))) return undefined;
+  return target;
+}
+
 const memberDeclarationsOf = new WeakMap<ts.Node, ReadonlyMap<string, ts.Node>>();
 
 /**
@@ -74,10 +108,11 @@ function firstMemberDeclarations(owner: ts.Node): ReadonlyMap<string, ts.Node> {
       record(node.name.text, node);
       return;
     }
-    const assigned = javaScript && ts.isBinaryExpression(node.parent) && node.parent.left === node &&
-      node.parent.operatorToken.kind === ts.SyntaxKind.EqualsToken ? memberOfThis(node) : undefined;
-    if (assigned !== undefined) {
-      record(assigned, node);
+    // The binder declares a field by `this.x = v` (or a `this.x;` typed by JSDoc) only where `this` is the class's.
+    const declares = (ts.isBinaryExpression(node.parent) && node.parent.left === node && node.parent.operatorToken.kind === ts.SyntaxKind.EqualsToken) ||
+      (ts.isExpressionStatement(node.parent) && ts.getJSDocTypeTag(node.parent) !== undefined);
+    if (declares && assignedMemberOfThis(node) && classOfThis(node) === container) {
+      record(memberOfThis(node)!, node);
       return;
     }
     if (node !== container && (ts.isClassLike(node) || ts.isInterfaceDeclaration(node) || ts.isTypeLiteralNode(node))) return;
@@ -740,17 +775,31 @@ export class EdgeResolver {
 
   /**
    * The base class's field that an instance field redeclares (`override x = 1`, `declare x: T`,
-   * a parameter property): an instance has one property of that name whichever class's code uses
-   * it, so both are one slot, the base's. A static redeclared is a property of another constructor.
+   * a parameter property, in JavaScript a `this.x =` in an instance member): an instance has one
+   * property of that name whichever class's code uses it, so both are one slot, the base's. A
+   * static redeclared is a property of another constructor.
    */
   private fieldOverriddenBy(declaration: ts.Node): ts.Node | undefined {
     let owner: ts.ClassLikeDeclaration;
-    if (ts.isPropertyDeclaration(declaration) && !(ts.getCombinedModifierFlags(declaration) & ts.ModifierFlags.Static)) owner = declaration.parent;
-    else if (ts.isParameter(declaration) && ts.isConstructorDeclaration(declaration.parent) && ts.getModifiers(declaration)?.length) owner = declaration.parent.parent;
-    else return undefined;
+    let name: string | undefined;
+    const declaredName = (node: ts.PropertyName | ts.BindingName): string | undefined => ts.isIdentifier(node) || ts.isStringLiteral(node) ? node.text : undefined;
+    const assigned = /\.[cm]?jsx?$/.test(declaration.getSourceFile().fileName) ? assignedMemberOfThis(declaration) : undefined;
+    if (ts.isPropertyDeclaration(declaration) && !(ts.getCombinedModifierFlags(declaration) & ts.ModifierFlags.Static)) {
+      owner = declaration.parent;
+      name = declaredName(declaration.name);
+    } else if (ts.isParameter(declaration) && ts.isConstructorDeclaration(declaration.parent) && ts.getModifiers(declaration)?.length) {
+      owner = declaration.parent.parent;
+      name = declaredName(declaration.name);
+    } else if (assigned) {
+      // JavaScript's `this.x = v` in a subclass's instance member declares the subclass's own property, as `override x` would.
+      const member = classMemberOfThis(assigned);
+      if (!member || ts.isClassStaticBlockDeclaration(member) || ts.getCombinedModifierFlags(member) & ts.ModifierFlags.Static) return undefined;
+      owner = member.parent;
+      name = memberOfThis(assigned);
+    } else return undefined;
     const base = owner.heritageClauses?.find((clause) => clause.token === ts.SyntaxKind.ExtendsKeyword)?.types[0];
-    if (!base || !(ts.isIdentifier(declaration.name) || ts.isStringLiteral(declaration.name))) return undefined;
-    return this.checker.getPropertyOfType(this.checker.getTypeAtLocation(base), declaration.name.text)?.declarations?.[0];
+    if (!base || name === undefined) return undefined;
+    return this.checker.getPropertyOfType(this.checker.getTypeAtLocation(base), name)?.declarations?.[0];
   }
 
   private createSlot(declaration: ts.Node): Slot | undefined {
@@ -772,9 +821,11 @@ export class EdgeResolver {
       ownerNode = declaration.parent.parent;
       typeNode = declaration.type;
       kind = 'field';
-    } else if (memberOfThis(declaration) !== undefined) {
+    } else if (/\.[cm]?jsx?$/.test(sourceFile.fileName) && assignedMemberOfThis(declaration)) {
+      // JavaScript's `this.x = v`, as the checker lists it or as the member walk finds its target.
+      declaration = assignedMemberOfThis(declaration)!;
       name = memberOfThis(declaration);
-      ownerNode = ts.findAncestor(declaration, ts.isClassLike);
+      ownerNode = classOfThis(declaration);
       kind = 'field';
     }
     if (!name || !ownerNode) return undefined;

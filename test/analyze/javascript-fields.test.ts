@@ -1,7 +1,11 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { ts } from 'ts-morph';
 import { describe, expect, it } from 'vitest';
 import { collectUnits, createUnitIndex } from '../../src/analyze/collect-units.js';
+import { analyzeRepository } from '../../src/analyze/analyze-repository.js';
 import { declarationDigest } from '../../src/analyze/declaration-digest.js';
+import { scratchDirectory } from '../helpers/paths.js';
 
 function digestOf(text: string, file = 'src/keeper.js'): { members: string[]; digest: Record<string, string> } {
   const sourceFile = ts.createSourceFile(`/repo/${file}`, text, ts.ScriptTarget.ES2022, true, ts.ScriptKind.JS);
@@ -35,5 +39,62 @@ describe('a JavaScript field declared by assignment', () => {
       expect(before[name], name).toBeDefined();
       expect(after[name], name).not.toBe(before[name]);
     }
+  });
+});
+
+const ASSIGNED_IN_CONSTRUCTOR = (key: (name: string) => string): string => `export class Chat {
+  constructor() {
+    ${key('history')} = [];
+  }
+  add(message) {
+    ${key('history')}.push(message);
+  }
+  last() {
+    return ${key('history')}[${key('history')}.length - 1];
+  }
+}
+`;
+
+// tsc emits a TypeScript class field as such an assignment: compiled packages declare most of their fields this way.
+describe('a JavaScript field declared only by assignment in the constructor', () => {
+  it.each([
+    ['a dot', (name: string) => `this.${name}`],
+    ['a literal key', (name: string) => `this['${name}']`],
+  ])('is a slot written and read through %s', (_label, key) => {
+    const root = scratchDirectory();
+    mkdirSync(path.join(root, 'src'));
+    writeFileSync(path.join(root, 'src/chat.js'), ASSIGNED_IN_CONSTRUCTOR(key));
+    const graph = analyzeRepository(root).graph;
+    const slot = graph.slots.find((candidate) => candidate.id === 'src/chat.js#Chat.history');
+    expect(slot).toMatchObject({ kind: 'field', owner: 'src/chat.js#Chat', name: 'history', line: 3 });
+    const uses = graph.edges
+      .filter((edge) => edge.to === 'src/chat.js#Chat.history')
+      .map((edge) => `${edge.kind} ${edge.from}@${edge.lines.join(',')}`)
+      .sort();
+    expect(uses).toEqual(['reads src/chat.js#Chat.last@9', 'writes src/chat.js#Chat.add@6', 'writes src/chat.js#Chat.constructor@3']);
+  });
+});
+
+describe('a JavaScript subclass assigning a field its base declares by assignment', () => {
+  it("uses the base's slot, and a function's own `this` declares no field", () => {
+    const root = scratchDirectory();
+    mkdirSync(path.join(root, 'src'));
+    writeFileSync(path.join(root, 'src/chat.js'), `${ASSIGNED_IN_CONSTRUCTOR((name) => `this.${name}`)}export class Thread extends Chat {
+  constructor() {
+    super();
+    this.history = [1];
+    this.title = '';
+  }
+  later() {
+    return function () {
+      this.draft = 1;
+    };
+  }
+}
+`);
+    const graph = analyzeRepository(root).graph;
+    expect(graph.slots.map((slot) => `${slot.id}@${slot.line}`).sort()).toEqual(['src/chat.js#Chat.history@3', 'src/chat.js#Thread.title@16']);
+    expect(graph.edges.filter((edge) => edge.from === 'src/chat.js#Thread.constructor' && edge.kind === 'writes').map((edge) => edge.to).sort())
+      .toEqual(['src/chat.js#Chat.history', 'src/chat.js#Thread.title']);
   });
 });
