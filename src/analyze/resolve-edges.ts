@@ -764,7 +764,8 @@ export class EdgeResolver {
     if (cached !== undefined) return cached ?? undefined;
     const overridden = this.fieldOverriddenBy(declaration);
     let id = overridden && this.slotOf(overridden);
-    if (!id) {
+    // JavaScript's `this.name = v` in a subclass of Error assigns the base's property, as the TypeScript it was compiled from did: no slot of its own.
+    if (!id && !(overridden && !ts.isPropertyDeclaration(declaration) && !ts.isParameter(declaration))) {
       const slot = this.createSlot(declaration);
       if (slot && !this.slots.has(slot.id)) this.slots.set(slot.id, slot);
       id = slot?.id;

@@ -76,7 +76,7 @@ describe('a JavaScript field declared only by assignment in the constructor', ()
 });
 
 describe('a JavaScript subclass assigning a field its base declares by assignment', () => {
-  it("uses the base's slot, and a function's own `this` declares no field", () => {
+  it("uses the base's slot, none when the base is not the repository's (Error), and a function's own `this` declares no field", () => {
     const root = scratchDirectory();
     mkdirSync(path.join(root, 'src'));
     writeFileSync(path.join(root, 'src/chat.js'), `${ASSIGNED_IN_CONSTRUCTOR((name) => `this.${name}`)}export class Thread extends Chat {
@@ -89,6 +89,12 @@ describe('a JavaScript subclass assigning a field its base declares by assignmen
     return function () {
       this.draft = 1;
     };
+  }
+}
+export class ChatError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = 'ChatError';
   }
 }
 `);

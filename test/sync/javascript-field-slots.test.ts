@@ -34,7 +34,7 @@ const ASSIGNED = {
   'src/keeper.js': 'export class Keeper {\n  constructor() {\n    this.pet = 0;\n  }\n  feed() {\n    this.pet += 1;\n    return this.pet;\n  }\n}\n',
   'src/visitor.js': "import { Keeper } from './keeper.js';\nexport function visit() {\n  return new Keeper().pet;\n}\n",
   // A subclass's own assignment declares the same instance property: the base's slot.
-  'src/pup.js': "import { Keeper } from './keeper.js';\nexport class Pup extends Keeper {\n  constructor() {\n    super();\n    this.pet = 5;\n  }\n  walk() {\n    return this.pet;\n  }\n}\n",
+  'src/pup.js': "import { Keeper } from './keeper.js';\nexport class Pup extends Keeper {\n  constructor() {\n    super();\n    this.pet = 5;\n    this.toy = 1;\n  }\n  walk() {\n    return this.pet + this.toy;\n  }\n}\n",
 };
 
 const constructorAt = (text: string, before: string): string => text.replace('  constructor() {\n', `${before}  constructor() {\n`);
@@ -50,6 +50,7 @@ const assignedCases: Array<{ name: string; edit: (repo: string) => void }> = [
   { name: "the constructor's assignment is removed, a later method's stays", edit: (repo) => changeFile(repo, 'src/keeper.js', (text) => text.replace('    this.pet = 0;\n', '').replace('    this.pet += 1;\n', '    this.pet = 1;\n')) },
   { name: "the field's only assignment is removed", edit: (repo) => changeFile(repo, 'src/keeper.js', (text) => text.replace('    this.pet = 0;\n', '')) },
   { name: "the constructor's assignment becomes a literal key's", edit: (repo) => changeFile(repo, 'src/keeper.js', (text) => text.replace('    this.pet = 0;\n', "    this['pet'] = 0;\n")) },
+  { name: "the base comes to assign the subclass's own field", edit: (repo) => changeFile(repo, 'src/keeper.js', (text) => text.replace('    this.pet = 0;\n', '    this.pet = 0;\n    this.toy = 0;\n')) },
   { name: 'a static method assigning the name comes before the constructor', edit: (repo) => changeFile(repo, 'src/keeper.js', (text) => constructorAt(text, '  static reset() {\n    this.pet = 1;\n  }\n')) },
   { name: 'a private name is assigned before the constructor', edit: (repo) => changeFile(repo, 'src/keeper.js', (text) => constructorAt(text, '  #pet = 0;\n  adopt() {\n    this.#pet = 1;\n  }\n')) },
 ];
