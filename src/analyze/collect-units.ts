@@ -1,7 +1,7 @@
 import { ts } from 'ts-morph';
 import type { Unit, UnitKind } from '../graph/model.js';
 import { splitWords } from '../text/identifier-words.js';
-import { docOf, leadingComments, lineOf, memberOfThis, signatureOf, unitHash } from './unit-text.js';
+import { docOf, isJavaScriptFile, leadingComments, lineOf, memberOfThis, signatureOf, unitHash } from './unit-text.js';
 
 /** What the first, purely syntactic pass learns; the second pass resolves edges against it. */
 export interface UnitIndex {
@@ -350,7 +350,7 @@ function collectTypeLiteralNames(node: ts.Node, index: UnitIndex): void {
 
 /** JavaScript declares fields by assignment (`this.x = ...`, `this['x'] = ...`), so those names are members too. */
 function collectJavaScriptFieldNames(sourceFile: ts.SourceFile, index: UnitIndex): void {
-  if (!/\.[cm]?jsx?$/.test(sourceFile.fileName)) return;
+  if (!isJavaScriptFile(sourceFile.fileName)) return;
   const walk = (node: ts.Node): void => {
     const name = ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken ? memberOfThis(node.left) : undefined;
     if (name !== undefined) addMember(index, name, node);

@@ -3,7 +3,7 @@ import type { Edge, Slot, UnresolvedCall } from '../graph/model.js';
 import { mentionsAny } from './affected-files.js';
 import type { UnitIndex } from './collect-units.js';
 import type { FileResolution } from './resolve-edges.js';
-import { lineOf, memberOfThis } from './unit-text.js';
+import { isJavaScriptFile, lineOf, memberOfThis } from './unit-text.js';
 
 /**
  * A modified file resolved again in part: when an edit lies inside one unit's body, only that
@@ -155,7 +155,7 @@ function outerAssignments(declaration: ts.Node): string {
  * A literal key (`this['x'] =`) assigns the field as the dot does, and the checker types it so.
  */
 function assignsInferredField(declaration: ts.Node): boolean {
-  const javaScript = /\.[cm]?jsx?$/.test(declaration.getSourceFile().fileName);
+  const javaScript = isJavaScriptFile(declaration.getSourceFile().fileName);
   let found = false;
   const visit = (node: ts.Node): void => {
     if (found) return;

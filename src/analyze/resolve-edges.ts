@@ -2,7 +2,7 @@ import { ts } from 'ts-morph';
 import type { Edge, EdgeKind, Slot, Unit, UnresolvedCall, UnresolvedReason } from '../graph/model.js';
 import type { UnitIndex } from './collect-units.js';
 import type { ModuleResolver } from './create-program.js';
-import { lineLocator, lineOf, memberOfThis } from './unit-text.js';
+import { accessedName, isJavaScriptFile, lineLocator, lineOf, memberOfThis } from './unit-text.js';
 
 /** Array, Map and Set methods that change their receiver: `this.history.push(x)` writes `history`. */
 const MUTATING_METHODS = new Set([
@@ -81,7 +81,7 @@ function firstMemberDeclarations(owner: ts.Node): ReadonlyMap<string, ts.Node> {
   if (known) return known;
   const container = ts.isTypeAliasDeclaration(owner) ? owner.type : owner;
   // Only JavaScript declares members by assignment; in TypeScript `this.x = ...` is a use.
-  const javaScript = /\.[cm]?jsx?$/.test(owner.getSourceFile().fileName);
+  const javaScript = isJavaScriptFile(owner.getSourceFile().fileName);
   const found = new Map<string, ts.Node>();
   const record = (name: string, node: ts.Node): void => {
     if (!found.has(name)) found.set(name, node);
@@ -413,16 +413,14 @@ export class EdgeResolver {
         for (const argument of node.arguments ?? []) visit(argument);
         return;
       }
-      if (ts.isPropertyAccessExpression(node)) {
-        this.visitMemberUse(node, node.name, current(), line(node));
-        visit(node.expression);
-        return;
-      }
-      // `x['p']` is `x.p` spelled otherwise: the checker resolves the literal to the same member.
-      if (ts.isElementAccessExpression(node) && ts.isStringLiteralLike(node.argumentExpression)) {
-        this.visitMemberUse(node, node.argumentExpression, current(), line(node));
-        visit(node.expression);
-        return;
+      // `x['p']` is `x.p` spelled otherwise; a computed key is an expression of its own, visited below.
+      if (ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node)) {
+        const accessed = accessedName(node);
+        if (accessed) {
+          this.visitMemberUse(node, accessed, current(), line(node));
+          visit(node.expression);
+          return;
+        }
       }
       if (ts.isIdentifier(node)) {
         if (this.index.declaredNames.has(node.text) && !isDeclarationName(node)) this.visitNameUse(node, current(), line(node));
@@ -591,8 +589,7 @@ export class EdgeResolver {
     }
     let nameNode: ts.Node = callee;
     // `x['m']()` is `x.m()` spelled otherwise: the checker resolves the literal to the same method.
-    const member = ts.isPropertyAccessExpression(callee) ? callee.name
-      : ts.isElementAccessExpression(callee) && ts.isStringLiteralLike(callee.argumentExpression) ? callee.argumentExpression : undefined;
+    const member = accessedName(callee);
     if (member) {
       nameNode = member;
       // A method name that nothing in the repository declares cannot reach repository code.
@@ -634,8 +631,8 @@ export class EdgeResolver {
 
   /** Whether `x.p` or `x['p']` names state of its own, a slot or an accessor, rather than an entry of the object in `x`. */
   private memberIsState(access: ts.PropertyAccessExpression | ts.ElementAccessExpression): boolean {
-    const name = ts.isPropertyAccessExpression(access) ? access.name : access.argumentExpression;
-    if (!(ts.isMemberName(name) || ts.isStringLiteralLike(name)) || !this.index.memberNames.has(name.text)) return false;
+    const name = accessedName(access);
+    if (!name || !this.index.memberNames.has(name.text)) return false;
     const symbol = this.checker.getSymbolAtLocation(name);
     if (!symbol?.declarations?.length) return false;
     const unit = this.unitOfSymbol(symbol);
@@ -784,7 +781,7 @@ export class EdgeResolver {
     let owner: ts.ClassLikeDeclaration;
     let name: string | undefined;
     const declaredName = (node: ts.PropertyName | ts.BindingName): string | undefined => ts.isIdentifier(node) || ts.isStringLiteral(node) ? node.text : undefined;
-    const assigned = /\.[cm]?jsx?$/.test(declaration.getSourceFile().fileName) ? assignedMemberOfThis(declaration) : undefined;
+    const assigned = isJavaScriptFile(declaration.getSourceFile().fileName) ? assignedMemberOfThis(declaration) : undefined;
     if (ts.isPropertyDeclaration(declaration) && !(ts.getCombinedModifierFlags(declaration) & ts.ModifierFlags.Static)) {
       owner = declaration.parent;
       name = declaredName(declaration.name);
@@ -822,12 +819,15 @@ export class EdgeResolver {
       ownerNode = declaration.parent.parent;
       typeNode = declaration.type;
       kind = 'field';
-    } else if (/\.[cm]?jsx?$/.test(sourceFile.fileName) && assignedMemberOfThis(declaration)) {
+    } else {
       // JavaScript's `this.x = v`, as the checker lists it or as the member walk finds its target.
-      declaration = assignedMemberOfThis(declaration)!;
-      name = memberOfThis(declaration);
-      ownerNode = classOfThis(declaration);
-      kind = 'field';
+      const assigned = isJavaScriptFile(sourceFile.fileName) ? assignedMemberOfThis(declaration) : undefined;
+      if (assigned) {
+        declaration = assigned;
+        name = memberOfThis(assigned);
+        ownerNode = classOfThis(assigned);
+        kind = 'field';
+      }
     }
     if (!name || !ownerNode) return undefined;
     const owner = this.ownerPath(ownerNode);

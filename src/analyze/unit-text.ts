@@ -14,14 +14,25 @@ export function unitHash(node: ts.Node, sourceFile: ts.SourceFile): string {
   return shortHash(collapseWhitespace(node.getText(sourceFile)));
 }
 
+/** Whether the compiler reads a file as JavaScript, where a class declares its fields by assignment. */
+export function isJavaScriptFile(fileName: string): boolean {
+  return /\.[cm]?jsx?$/.test(fileName);
+}
+
 /**
- * The member `this.x` or `this['x']` (or this[`x`]) names: a literal key reaches the member as
- * the dot does, and in JavaScript assigning either declares the field.
+ * The name node an access reaches the member by: `x.p`'s `p`, or the key of `x['p']` (or
+ * x[`p`]), which the checker resolves to the same member as the dot.
  */
-export function memberOfThis(target: ts.Node): string | undefined {
-  if (ts.isPropertyAccessExpression(target) && target.expression.kind === ts.SyntaxKind.ThisKeyword) return target.name.text;
-  if (ts.isElementAccessExpression(target) && target.expression.kind === ts.SyntaxKind.ThisKeyword && ts.isStringLiteralLike(target.argumentExpression)) return target.argumentExpression.text;
+export function accessedName(access: ts.Node): ts.MemberName | ts.StringLiteralLike | undefined {
+  if (ts.isPropertyAccessExpression(access)) return access.name;
+  if (ts.isElementAccessExpression(access) && ts.isStringLiteralLike(access.argumentExpression)) return access.argumentExpression;
   return undefined;
+}
+
+/** The member `this.x` or `this['x']` names: in JavaScript assigning either declares the field. */
+export function memberOfThis(target: ts.Node): string | undefined {
+  if (!(ts.isPropertyAccessExpression(target) || ts.isElementAccessExpression(target)) || target.expression.kind !== ts.SyntaxKind.ThisKeyword) return undefined;
+  return accessedName(target)?.text;
 }
 
 export function lineOf(sourceFile: ts.SourceFile, position: number): number {
