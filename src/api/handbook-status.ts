@@ -26,6 +26,12 @@ export interface StatusReport {
   goneFiles: string[];
   /** Files the handbook holds that are still in the tree but a build now leaves out, with why: a sync drops their entries. */
   skipped: SkippedFile[];
+  /**
+   * Files the handbook holds whose bytes changed since the build, entries or not: a comment, an
+   * import or blank lines above the first unit change no entry but change the file's own record
+   * (its lines, imports, the calls at its top level), which a sync re-reads.
+   */
+  editedFiles: string[];
   /** Units that changed files hold now and the handbook does not (a function added to a known file). */
   newUnits: string[];
   fresh: boolean;
@@ -37,7 +43,7 @@ export interface StatusReport {
  * Checks every entry of the handbook against the live files: how many are fresh, changed, moved
  * or frozen, and which, which source files and units it does not hold yet, and which of its files
  * are gone or a build now leaves out. A handbook is fresh when every entry is, no file or unit is
- * missing and each of its files is still there to analyze.
+ * missing, none of its files was edited and each is still there to analyze.
  */
 export async function handbookStatus(root: string, options: { database?: string } = {}): Promise<StatusReport> {
   const handbook = openHandbook(root, { ...(options.database ? { database: options.database } : {}), withUnresolved: false });
@@ -58,10 +64,13 @@ export async function handbookStatus(root: string, options: { database?: string 
   }
   const known = new Set(handbook.graph.units.map((unit) => unit.id));
   const newUnits: string[] = [];
+  const editedFiles: string[] = [];
   for (const file of files) {
+    if (await resolver.editedSinceBuild(file.path)) editedFiles.push(file.path);
     for (const symbol of (await resolver.liveSymbolsOf(file.path)) ?? []) if (!known.has(`${file.path}#${symbol}`)) newUnits.push(`${file.path}#${symbol}`);
   }
   newUnits.sort();
+  editedFiles.sort();
   const recorded = new Set(files.map((file) => file.path));
   const discovery = discovered();
   const newFiles = discovery.files.filter((file) => !recorded.has(file.path)).map((file) => file.path).sort();
@@ -83,9 +92,10 @@ export async function handbookStatus(root: string, options: { database?: string 
     moved,
     newFiles,
     newUnits,
+    editedFiles,
     goneFiles,
     skipped,
-    fresh: counts.changed === 0 && counts.frozen === 0 && counts.moved === 0 && newFiles.length === 0 && newUnits.length === 0 && goneFiles.length === 0 && skipped.length === 0,
+    fresh: counts.changed === 0 && counts.frozen === 0 && counts.moved === 0 && newFiles.length === 0 && newUnits.length === 0 && editedFiles.length === 0 && goneFiles.length === 0 && skipped.length === 0,
     acceptance: acceptanceStatuses(handbook.root),
   };
 }

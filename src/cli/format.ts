@@ -167,6 +167,7 @@ export function formatStatus(report: StatusReport): string {
     `  built      ${report.builtAt}${report.builtCommit ? ` at commit ${report.builtCommit.slice(0, 12)}` : ''}; now ${report.head ? `at commit ${report.head.slice(0, 12)}` : 'not a git checkout'}`,
     `  entries    ${counts.fresh} fresh, ${counts.changed} changed, ${counts.moved} moved, ${counts.frozen} frozen`,
   ];
+  if (report.editedFiles.length > 0) lines.push(`  edited     ${fileList(report.editedFiles)} (changed since the build: a sync re-reads them)`);
   if (report.goneFiles.length > 0) lines.push(`  gone       ${fileList(report.goneFiles)} (no longer in the tree: a sync removes them)`);
   if (report.skipped.length > 0) lines.push(`  skipped    ${skippedCount(report.skipped)} still there, now left out by analysis: ${skippedList(report.skipped)}`);
   for (const move of report.moved.slice(0, 20)) lines.push(`  moved      ${shortName(move.unit)} → ${move.to}`);

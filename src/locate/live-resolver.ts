@@ -75,6 +75,11 @@ export class LiveResolver {
     };
   }
 
+  /** Whether a file the build analyzed holds other bytes now and is still code a build would analyze: a sync re-reads it, whether or not an entry changed. */
+  async editedSinceBuild(file: string): Promise<boolean> {
+    return (await this.fileOf(file)).kind === 'parsed';
+  }
+
   /** The symbols a file holds now, when it changed since the build (it is parsed again); undefined when unchanged, gone or now skipped. */
   async liveSymbolsOf(file: string): Promise<string[] | undefined> {
     const live = await this.fileOf(file);

@@ -165,6 +165,7 @@ export const statusOutput = z.object({
   moved: z.array(z.object({ unit: z.string(), to: z.string() })),
   newFiles: z.array(z.string()),
   newUnits: z.array(z.string()),
+  editedFiles: z.array(z.string()),
   goneFiles: z.array(z.string()),
   skipped: z.array(z.object({ file: z.string(), reason: z.enum(SKIP_REASONS) })),
   fresh: z.boolean(),

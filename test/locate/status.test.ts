@@ -71,6 +71,22 @@ export function brandNewThing(): number {
     expect(await handbookStatus(repo)).toMatchObject({ goneFiles: [], fresh: true });
   });
 
+  it('is stale when a file was edited though no entry changed (a comment, an import), names it, and a sync makes it fresh', async () => {
+    const repo = copyOfFixture();
+    await buildHandbook(repo);
+    expect(await handbookStatus(repo)).toMatchObject({ fresh: true, editedFiles: [] });
+    const shell = path.join(repo, 'src/tools/shell.ts');
+    writeFileSync(shell, `// a note\n${readFileSync(shell, 'utf8')}`);
+
+    const report = await handbookStatus(repo);
+    expect(report).toMatchObject({ fresh: false, editedFiles: ['src/tools/shell.ts'], counts: { changed: 0, moved: 0, frozen: 0 }, newFiles: [], newUnits: [], goneFiles: [], skipped: [] });
+    const text = spawnSync(process.execPath, [CLI, 'status', repo], { encoding: 'utf8' });
+    expect(text.status).toBe(5);
+    expect(text.stdout).toMatch(/^ {2}edited {5}src\/tools\/shell\.ts \(changed since the build: a sync re-reads them\)$/m);
+    await syncHandbook(repo);
+    expect(await handbookStatus(repo)).toMatchObject({ fresh: true, editedFiles: [] });
+  });
+
   it('follows a unit moved to another file by its hash, and keeps an ambiguous one frozen', async () => {
     const repo = copyOfFixture();
     await buildHandbook(repo);
