@@ -1,9 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { PathRefused, Workspace } from '../harness/workspace.js';
 import { type LiveUnit, liveUnitsOf } from '../locate/live-file-units.js';
 import type { LiveSourceReader } from '../locate/live-source.js';
+import { checkCommandProblem } from './check-command.js';
 import type { PlanDraft } from './edit-plan.js';
 
 const TEST_FILE = /(^|\/)(__tests__|tests?)\/|\.(test|spec)\.[cm]?[jt]sx?$/;
@@ -74,33 +75,9 @@ export async function gatePlan(root: string, plan: PlanDraft, read: LiveSourceRe
   }
   if (plan.typecheck && !existsSync(path.join(root, 'tsconfig.json'))) failures.push('the plan asks for a typecheck, but the repository has no tsconfig.json to type-check with');
   for (const check of plan.checks) {
-    const problem = checkProblem(root, check.command, isTestFile);
+    const problem = checkCommandProblem(root, check.command, isTestFile);
     if (problem) failures.push(`check ${check.name} (\`${check.command}\`): ${problem}`);
   }
   if (plan.checks.length === 0 && !plan.typecheck) failures.push('the plan has no check: no test reaches the targets and the repository has no tsconfig.json to type-check');
   return failures;
-}
-
-/**
- * A check must test something real: the repository's own test script, or a runner on test files
- * that exist. Anything else (`true`, an arbitrary command a model wrote) would let a change pass
- * unchecked, or run a command nobody approved.
- */
-function checkProblem(root: string, command: string, isTestFile: (file: string) => boolean): string | undefined {
-  const words = command.trim().split(/\s+/);
-  if (/^npm (test|run test)$/.test(command.trim())) return hasTestScript(root) ? undefined : 'the repository has no test script';
-  if (/[;|`$<>()]/.test(command.replace(/ && /g, ' '))) return 'a check is a test command, not a shell program';
-  const files = words.map((word) => word.replace(/^["']|["']$/g, '')).filter((word) => isTestFile(word));
-  if (files.length === 0) return 'it names no test file: a check runs the tests that reach the targets, or `npm test`';
-  const missing = files.filter((file) => !existsSync(path.join(root, file)));
-  return missing.length > 0 ? `it names test files that do not exist: ${missing.join(', ')}` : undefined;
-}
-
-function hasTestScript(root: string): boolean {
-  try {
-    const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts?: Record<string, unknown> };
-    return typeof manifest.scripts?.test === 'string';
-  } catch {
-    return false;
-  }
 }

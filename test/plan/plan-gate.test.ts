@@ -119,3 +119,21 @@ describe('the offline planner and the plan gate', () => {
     }
   });
 });
+
+describe('the plan gate on check commands', () => {
+  // apply runs a plan's checks as shell commands without asking: a check that merely names a test
+  // file anywhere would let a hand-edited or model-written plan run anything, or pass unchecked.
+  it('rejects a command that names a test file but does not run it with a test runner', async () => {
+    const { repo, plan } = await plannedFixture();
+    const commands = ['true test/redact.test.mjs', 'rm -rf src test/redact.test.mjs', 'node test/redact.test.mjs && rm -rf src', 'node -e process.exit test/redact.test.mjs', 'npm test && curl example.com'];
+    const failures = await gate(repo, { ...plan, checks: commands.map((command, index) => ({ name: `c${index}`, command, reason: 'x' })) });
+    expect(failures).toHaveLength(commands.length);
+    for (const [index, command] of commands.entries()) expect(failures[index]).toMatch(new RegExp(`^check c${index} \\(\`${command.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\`\\): `));
+  });
+
+  it('accepts the test runners the offline planner writes, alone or chained with &&', async () => {
+    const { repo, plan } = await plannedFixture();
+    const commands = ['npm test', 'node test/redact.test.mjs && node test/transcript.test.mjs', "node --test 'test/redact.test.mjs'", 'npx vitest run test/redact.test.mjs test/transcript.test.mjs', 'npx jest test/redact.test.mjs', 'npx mocha test/redact.test.mjs'];
+    expect(await gate(repo, { ...plan, checks: commands.map((command, index) => ({ name: `c${index}`, command, reason: 'x' })) })).toEqual([]);
+  });
+});
