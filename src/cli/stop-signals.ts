@@ -1,3 +1,5 @@
+import { constants } from 'node:os';
+
 /**
  * Ctrl-C and SIGTERM for long-running commands. Handlers are removed when the work ends, so a
  * second signal after that gets Node's default and ends the process at once.
@@ -7,12 +9,22 @@
  * the store's switch to a new generation is one transaction, so the previous handbook stays.
  */
 
-/** Runs work that stops early when its signal aborts: the first SIGINT or SIGTERM aborts it. */
+/**
+ * Runs work that stops early when its signal aborts: the first SIGINT or SIGTERM aborts it, a
+ * second ends the process at once (128 + the signal's number, as the shell reports a kill).
+ *
+ * The handler stays registered after the first signal: signal-exit (loaded with proper-lockfile
+ * at a run's first journaled write) re-raises a signal when it finds itself the only listener,
+ * which a `once` handler, gone by then, would leave it, ending the process mid-run.
+ */
 export async function abortOnStop<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const controller = new AbortController();
-  const stop = (): void => controller.abort();
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  const stop = (name: NodeJS.Signals): void => {
+    if (controller.signal.aborted) process.exit(128 + constants.signals[name]);
+    controller.abort();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   try {
     return await work(controller.signal);
   } finally {

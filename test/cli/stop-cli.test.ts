@@ -3,8 +3,9 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openHandbook } from '../../src/index.js';
-import { CLI } from '../helpers/paths.js';
+import { openHandbook, readEventLog } from '../../src/index.js';
+import { act, call, copyOfTaskFixture, eventsOnceThere, writeScript } from '../helpers/harness-run.js';
+import { CLI, scratchDirectory } from '../helpers/paths.js';
 import { syntheticRepository } from '../helpers/synthetic-repo.js';
 
 const LONG = 180_000;
@@ -64,5 +65,27 @@ describe('stopping build and sync', () => {
     expect(handbook(['status', repo]).code).toBe(5);
     expect(handbook(['sync', repo, '--no-progress']).code).toBe(0);
     expect(handbook(['status', repo]).code).toBe(0);
+  }, LONG);
+});
+
+describe('stopping a run', () => {
+  // The journal's lock library installs its own signal handlers as it loads, at the first write;
+  // Ctrl-C after that must still stop the run cleanly, with its result, not end the process.
+  it('stops a run on SIGINT after it has written a file: the result, the stopped state and exit 8', async () => {
+    const repo = copyOfTaskFixture();
+    const policy = path.join(scratchDirectory(), 'policy.json');
+    writeFileSync(policy, JSON.stringify({ tools: { run_command: 'auto' } }));
+    const script = writeScript([act(call('create_file', { path: 'notes.txt', content: 'notes\n' })), act(call('run_command', { command: 'sleep 4' })), act(call('task_blocked', { reason: 'unreachable' }))]);
+    const child = spawn(process.execPath, [CLI, 'run', '--repo', repo, '--task', 'Mask API keys', '--check', 'node test/redact.test.mjs', '--model', `script:${script}`, '--policy', policy, '--quiet'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
+    const { runId } = await eventsOnceThere(repo, (events) => events.some((event) => event.type === 'tool_proposed' && JSON.stringify(event.arguments).includes('sleep 4')));
+    child.kill('SIGINT');
+    expect(await exited).toBe(8);
+    expect(stdout).toMatch(/^FAILED: the run was stopped/);
+    expect(readEventLog(path.join(repo, '.handbook', 'runs', runId, 'events.jsonl')).at(-1)).toMatchObject({ type: 'run_finished', state: 'FAILED', reason: { kind: 'aborted' } });
   }, LONG);
 });
