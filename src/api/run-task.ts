@@ -128,8 +128,10 @@ export async function resumeTask(repo: string, runId: string, options: ResumeTas
   if (!existsSync(path.join(folder, 'run.json'))) throw new HandbookError('INVALID_INPUT', `no run ${runId} in ${path.dirname(folder)}`, 'pass the id `handbook run` printed');
   const stored = readJsonInput(path.join(folder, 'run.json'), runRecordSchema, 'run record', 'the run folder is damaged; start the task again with `handbook run`');
   const { events, operations } = readRunLogs(folder, runId);
-  const finished = events.find((event) => event.type === 'run_finished');
-  if (finished) throw new HandbookError('INVALID_INPUT', `run ${runId} already ended ${finished.state}`, 'only an interrupted run can be resumed; start a new one with `handbook run`');
+  // A run stopped on purpose (Ctrl-C, SIGTERM, a caller's abort) was interrupted, not ended: it goes on.
+  // Each session logs its own end, so the last one decides.
+  const finished = events.findLast((event) => event.type === 'run_finished');
+  if (finished && finished.reason.kind !== 'aborted') throw new HandbookError('INVALID_INPUT', `run ${runId} already ended ${finished.state}`, 'only an interrupted run can be resumed; start a new one with `handbook run`');
   const record = { ...stored, model: options.model ?? stored.model };
   const inputs = await checkInputs(record.model, options);
   const handoff = buildHandoff(root, events, operations);

@@ -64,7 +64,8 @@ export function formatRunEvent(event: HarnessEvent): string {
   }
 }
 
-export function formatRunResult(result: RunTaskResult): string {
+/** `repo` is the repository as the user named it, for the resume command a stopped run is shown. */
+export function formatRunResult(result: RunTaskResult, repo?: string): string {
   const lines = [
     `${result.state}: ${result.reason.detail}`,
     `  run        ${result.runId} with ${result.model}: ${result.steps} steps, ${(result.durationMs / 1000).toFixed(1)} s, ${result.usage.inputTokens} tokens in, ${result.usage.outputTokens} out`,
@@ -73,6 +74,7 @@ export function formatRunResult(result: RunTaskResult): string {
     ...(result.modelWords ? [`  model said ${clip(result.modelWords, 200)}`] : []),
     ...(result.acceptance ? [`  accepted   snapshot ${result.acceptance.snapshotDigest.slice(0, 12)}, record ${result.acceptance.file}`] : []),
     `  events     ${result.eventLog}`,
+    ...(result.reason.kind === 'aborted' ? [`  resume     handbook resume ${result.runId}${repo === undefined || repo === '.' ? '' : ` --repo ${quoteArgument(repo)}`}`] : []),
   ];
   return lines.join('\n');
 }
@@ -92,4 +94,9 @@ export function formatPlan(plan: EditPlan, markdown: string): string {
     `  written    ${markdown}`,
   ];
   return lines.join('\n');
+}
+
+/** A command-line argument as one shell word, quoted only when it needs to be. */
+function quoteArgument(text: string): string {
+  return /^[\w./@+:,=-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }

@@ -139,7 +139,7 @@ const resumeOptionsSchema = z
 
 /** Runs a task (new or resumed) with Ctrl-C stopping it cleanly, live event lines unless quiet, and the exit code of its final state. */
 async function runWithSignals(
-  options: { json?: boolean | undefined; quiet?: boolean | undefined },
+  options: { json?: boolean | undefined; quiet?: boolean | undefined; repo?: string },
   start: (common: { signal: AbortSignal; approver?: Approver; onEvent?: (event: Parameters<typeof formatRunEvent>[0]) => void }) => Promise<RunTaskResult>,
   jsonOf: (result: RunTaskResult) => unknown = () => undefined,
   moreText: () => string | undefined = () => undefined,
@@ -153,7 +153,7 @@ async function runWithSignals(
     }),
   );
   if (options.json) printJson(jsonOf(result) ?? result);
-  else print([formatRunResult(result), moreText()].filter(Boolean).join('\n'));
+  else print([formatRunResult(result, options.repo), moreText()].filter(Boolean).join('\n'));
   process.exitCode = exitCodeForTask(result.state);
 }
 

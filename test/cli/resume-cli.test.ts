@@ -103,6 +103,32 @@ describe('handbook resume', () => {
     expect(JSON.parse(resumed.stdout)).toMatchObject({ runId, state: 'COMPLETE' });
   });
 
+  // Ctrl-C is how a person interrupts a run; a run stopped that way must be as resumable as one killed.
+  it('continues a run stopped with Ctrl-C, and says how on stopping it', async () => {
+    const repo = copyOfTaskFixture();
+    const policy = path.join(scratchDirectory(), 'policy.json');
+    writeFileSync(policy, JSON.stringify({ tools: { run_command: 'auto' } }));
+    const first = writeScript([act(NOTES), act(READ_REDACT), act(call('run_command', { command: 'sleep 4' })), act(call('task_blocked', { reason: 'unreachable' }))]);
+    const child = spawn(process.execPath, [CLI, 'run', '--repo', repo, '--task', 'Mask API keys', '--check', 'node test/redact.test.mjs', '--model', `script:${first}`, '--policy', policy, '--quiet'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
+    const { runId } = await eventsOnceThere(repo, (events) => events.some((event) => event.type === 'tool_proposed' && JSON.stringify(event.arguments).includes('sleep 4')));
+    child.kill('SIGINT');
+    expect(await exited).toBe(8);
+    expect(stdout).toContain(`handbook resume ${runId}`);
+
+    const second = writeScript([act(NOTES), act(READ_REDACT), act(FIX_REDACT), act(call('task_complete', { summary: 'done' }))]);
+    const resumed = handbook(['resume', runId, '--repo', repo, '--model', `script:${second}`, '--policy', policy, '--json', '--quiet']);
+    expect(resumed.stderr).toBe('');
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ runId, state: 'COMPLETE' });
+    expect(Journal.open(repo).entries().filter((entry) => entry.path === 'notes.txt')).toHaveLength(1);
+    const again = handbook(['resume', runId, '--repo', repo, '--model', `script:${second}`]);
+    expect([again.code, again.stderr.trim()]).toEqual([2, expect.stringMatching(/^handbook: run .* already ended COMPLETE/)]);
+  });
+
   it('refuses a run id that does not exist, in one line', () => {
     const result = handbook(['resume', 'no-such-run', '--repo', copyOfTaskFixture()]);
     expect(result.code).toBe(2);
