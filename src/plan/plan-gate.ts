@@ -66,6 +66,11 @@ export async function gatePlan(root: string, plan: PlanDraft, read: LiveSourceRe
   }
   for (const item of plan.context) await verify('context', item);
   for (const file of plan.newFiles) {
+    const unwritable = newFileProblem(workspace, file);
+    if (unwritable) {
+      failures.push(`new file ${file}: ${unwritable}`);
+      continue;
+    }
     if (!inScope(file)) failures.push(`new file ${file} is outside the plan's scope`);
     if (existsSync(path.join(root, file))) failures.push(`new file ${file} already exists`);
   }
@@ -80,4 +85,22 @@ export async function gatePlan(root: string, plan: PlanDraft, read: LiveSourceRe
   }
   if (plan.checks.length === 0 && !plan.typecheck) failures.push('the plan has no check: no test reaches the targets and the repository has no tsconfig.json to type-check');
   return failures;
+}
+
+/**
+ * Why apply could never create `file`, judged as its file gate judges a write: a plan naming such
+ * a file would be accepted and then never complete. The name must also be the one the gate uses
+ * (from the root, no `./`), since the plan's scope is matched against that name.
+ */
+function newFileProblem(workspace: Workspace, file: string): string | undefined {
+  let relative: string;
+  try {
+    relative = workspace.resolve(file, 'write').relative;
+  } catch (error) {
+    if (error instanceof PathRefused) return `apply could not create it: ${error.message}`;
+    throw error;
+  }
+  if (relative.split('/').includes('node_modules')) return "it is outside the repository's own code (node_modules), which a plan may not edit";
+  if (relative !== file) return `name it ${relative}, from the repository's root`;
+  return undefined;
 }

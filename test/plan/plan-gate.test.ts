@@ -137,3 +137,19 @@ describe('the plan gate on check commands', () => {
     expect(await gate(repo, { ...plan, checks: commands.map((command, index) => ({ name: `c${index}`, command, reason: 'x' })) })).toEqual([]);
   });
 });
+
+describe('the plan gate on new files', () => {
+  // A new file apply could never write (the file gate refuses it) would make a plan accepted that can never complete.
+  it('rejects a new file outside the repository, in a folder tools never touch, in node_modules or not named from the root', async () => {
+    const { repo, plan } = await plannedFixture();
+    const newFiles = ['../evil.js', '.handbook/notes.js', '.git/hooks/pre-commit', 'node_modules/left-pad/extra.js', './src/mask.js'];
+    const failures = await gate(repo, { ...plan, scope: [...plan.scope, ...newFiles], newFiles });
+    for (const file of newFiles) expect(failures).toContainEqual(expect.stringMatching(new RegExp(`^new file ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: `)));
+    expect(failures).toHaveLength(newFiles.length);
+  });
+
+  it('accepts a new file inside the repository, named from its root', async () => {
+    const { repo, plan } = await plannedFixture();
+    expect(await gate(repo, { ...plan, scope: [...plan.scope, 'src/mask.js'], newFiles: ['src/mask.js'] })).toEqual([]);
+  });
+});
