@@ -58,6 +58,8 @@ export async function gatePlan(root: string, plan: PlanDraft, read: LiveSourceRe
       failures.push(`${where}: it is outside the repository's own code (an external boundary), which a plan may not edit`);
       continue;
     }
+    const named = rootName(workspace, target.file);
+    if (named !== undefined && named !== target.file) failures.push(`${where}: name the file ${named}, from the repository's root, as apply matches its scope against that name`);
     if (isTestFile(target.file)) failures.push(`${where}: it is in a test file; a plan changes the code and lets the tests judge it`);
     if (!inScope(target.file)) failures.push(`${where}: ${target.file} is outside the plan's scope (${plan.scope.join(', ') || 'empty'})`);
     // Apply verifies a target by its unit's change; a unit that appears or disappears has no such check yet.
@@ -103,4 +105,14 @@ function newFileProblem(workspace: Workspace, file: string): string | undefined 
   if (relative.split('/').includes('node_modules')) return "it is outside the repository's own code (node_modules), which a plan may not edit";
   if (relative !== file) return `name it ${relative}, from the repository's root`;
   return undefined;
+}
+
+/** A path as the file gate names it, or undefined when the gate refuses it (the locator check then says why). */
+function rootName(workspace: Workspace, file: string): string | undefined {
+  try {
+    return workspace.name(file).relative;
+  } catch (error) {
+    if (error instanceof PathRefused) return undefined;
+    throw error;
+  }
 }

@@ -148,6 +148,16 @@ describe('the plan gate on new files', () => {
     expect(failures).toHaveLength(newFiles.length);
   });
 
+  it('rejects a target file not named from the root, which apply\'s scope would never match', async () => {
+    const { repo, plan } = await plannedFixture();
+    const renamed = plan.targets.map((target, index) => (index === 0 ? { ...target, file: `./${target.file}` } : index === 1 ? { ...target, file: target.file.replace('/', '//') } : target));
+    const failures = await gate(repo, { ...plan, targets: renamed, scope: renamed.map((target) => target.file) });
+    expect(failures).toEqual([
+      `target ./${plan.targets[0]!.file}#${plan.targets[0]!.symbol}: name the file ${plan.targets[0]!.file}, from the repository's root, as apply matches its scope against that name`,
+      `target ${plan.targets[1]!.file.replace('/', '//')}#${plan.targets[1]!.symbol}: name the file ${plan.targets[1]!.file}, from the repository's root, as apply matches its scope against that name`,
+    ]);
+  });
+
   it('accepts a new file inside the repository, named from its root', async () => {
     const { repo, plan } = await plannedFixture();
     expect(await gate(repo, { ...plan, scope: [...plan.scope, 'src/mask.js'], newFiles: ['src/mask.js'] })).toEqual([]);
