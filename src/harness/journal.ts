@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, statSync, truncateSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, truncateSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { HandbookError } from '../errors.js';
@@ -160,14 +160,14 @@ export class Journal {
    */
   async rollback(count: number, runId: string, files: JournalFiles): Promise<RollbackReport> {
     if (!Number.isInteger(count) || count < 1) throw new HandbookError('INVALID_INPUT', `the number of writes to roll back must be a positive integer, not ${count}`);
+    // Nothing to undo where no journal was ever written; taking the lock would create its folders.
+    if (!existsSync(this.directory)) throw tooFewWrites(count, 0);
     return this.locked(async (lock) => {
       const { report, entries, lines } = this.inspect();
       if (!report.ok) return { journal: report, restored: [], refused: unverifiableLines(lines, report.brokenAt) };
       const undone = undoneWrites(entries, files);
       const candidates = entries.filter((entry) => entry.kind !== 'rollback' && !undone.has(entry.seq)).reverse();
-      if (count > candidates.length) {
-        throw new HandbookError('INVALID_INPUT', `cannot roll back ${count} write${count === 1 ? '' : 's'}: the journal holds ${candidates.length} not rolled back yet`, 'pass a smaller number');
-      }
+      if (count > candidates.length) throw tooFewWrites(count, candidates.length);
       const tail = this.settleTail(lock);
       const outcome: RollbackReport = { journal: report, restored: [], refused: [] };
       for (const target of candidates.slice(0, count)) {
@@ -328,6 +328,10 @@ function permissionBits(mode: number): number {
 
 function stateOf(content: Content): FileState {
   return { exists: true, mode: content.mode, size: content.bytes.length, digest: sha256(content.bytes) };
+}
+
+function tooFewWrites(count: number, held: number): HandbookError {
+  return new HandbookError('INVALID_INPUT', `cannot roll back ${count} write${count === 1 ? '' : 's'}: the journal holds ${held} not rolled back yet`, 'pass a smaller number');
 }
 
 function brokenJournal(reason: string): HandbookError {

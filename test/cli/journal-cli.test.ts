@@ -101,6 +101,14 @@ describe('handbook rollback', () => {
     expect(repo.lines()).toHaveLength(3);
   });
 
+  // A refused rollback changes nothing, and in a repository that never had a journal that includes its folders.
+  it('refuses a rollback where there is no journal without making one', () => {
+    const root = scratchDirectory();
+    const result = handbook(['rollback', '1', '--repo', root]);
+    expect([result.code, result.stderr.trim()]).toEqual([2, expect.stringMatching(/^handbook: cannot roll back 1 write: the journal holds 0 not rolled back yet/)]);
+    expect(existsSync(path.join(root, '.handbook'))).toBe(false);
+  });
+
   it('reports a forged entry and applies nothing, exit 9', async () => {
     const repo = await journaledRepo();
     const lines = repo.lines();
