@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { HandbookError } from '../errors.js';
@@ -22,7 +22,9 @@ export async function savePlan(root: string, plan: EditPlan): Promise<{ json: st
 /** A plan by id (under .handbook/plans) or by the path of its JSON file; checked, never trusted. */
 export function loadPlan(root: string, reference: string): EditPlan {
   const file = /^plan-[\w-]+$/.test(reference) ? path.join(plansFolder(root), `${reference}.json`) : path.resolve(reference);
-  if (!existsSync(file)) throw new HandbookError('INVALID_INPUT', `no plan ${reference}`, 'pass a plan id that `handbook plan` printed, or the path of its .json file');
+  const hint = 'pass a plan id that `handbook plan` printed, or the path of its .json file';
+  if (!existsSync(file)) throw new HandbookError('INVALID_INPUT', `no plan ${reference}`, hint);
+  if (statSync(file).isDirectory()) throw new HandbookError('INVALID_INPUT', `plan ${file} is a folder, not a plan file`, hint);
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));

@@ -94,6 +94,9 @@ describe('handbook plan and apply', () => {
     expect(nothing.stdout).toMatch(/REJECTED[\s\S]*✗ the plan has no targets/);
     const missing = handbook(['apply', 'plan-nope', '--repo', repo, '--model', 'script:x.json', '--yes']);
     expect([missing.code, missing.stderr.trim()]).toEqual([2, expect.stringMatching(/^handbook: no plan plan-nope/)]);
+    // A folder is named as one, not reported as a file that is not JSON.
+    const folder = handbook(['apply', path.join(repo, '.handbook', 'plans'), '--repo', repo, '--model', 'script:x.json', '--yes']);
+    expect([folder.code, folder.stderr.trim()]).toEqual([2, expect.stringMatching(/^handbook: plan \S+plans is a folder, not a plan file \(pass a plan id/)]);
   });
 
   it('refuses a --out it cannot write before planning: one line, exit 2, no plan saved', () => {
