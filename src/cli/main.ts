@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import { writeFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { z } from 'zod';
 import {
@@ -35,7 +34,7 @@ import { exitOnBrokenPipe } from './broken-pipe.js';
 import { EXIT, exitCodeFor, exitCodeForTask } from './exit-codes.js';
 import { formatPlan, formatRunEvent, formatRunResult } from './format-run.js';
 import { formatAsk, formatStatus, formatSync, formatNeighbours, formatOverview, formatRegister, formatSlot, formatStage, formatSummary, formatUnit, formatWatchEvent } from './format.js';
-import { assertWritableFile } from './output-file.js';
+import { assertWritableFile, writeOutputFile } from './output-file.js';
 import { createProgressReporter } from './progress.js';
 import { abortOnStop, closeOnStop } from './stop-signals.js';
 import { describeSystemError } from './system-errors.js';
@@ -329,7 +328,7 @@ export function createProgram(): Command {
       if (options.out) assertWritableFile('--out', options.out);
       const database = options.db ? { database: options.db } : {};
       const { plan, files } = parseModelSpec(options.model).provider === 'offline' ? await planRequest(options.repo, request, database) : await planWithModel(options.repo, request, { model: options.model, ...database });
-      if (options.out) writeFileSync(options.out, `${JSON.stringify(plan, null, 2)}\n`);
+      if (options.out) writeOutputFile('--out', options.out, `${JSON.stringify(plan, null, 2)}\n`, `the plan is saved as ${files.json}`);
       if (options.json) printJson(plan);
       else print(formatPlan(plan, files.markdown));
       if (plan.status === 'rejected') process.exitCode = EXIT.planRejected;
@@ -588,7 +587,7 @@ export function createProgram(): Command {
       const { options, handbook } = open(raw);
       const text = `${JSON.stringify(handbook.graph.toData(), null, 1)}\n`;
       const out = (options as { out?: string }).out ?? (raw as { out?: string }).out;
-      if (out) writeFileSync(out, text);
+      if (out) writeOutputFile('--out', out, text);
       else process.stdout.write(text);
     });
 

@@ -1,6 +1,7 @@
-import { accessSync, constants, statSync, type Stats } from 'node:fs';
+import { accessSync, constants, statSync, writeFileSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { HandbookError } from '../index.js';
+import { fileProblemOf } from './system-errors.js';
 
 function statOrUndefined(file: string): Stats | undefined {
   try {
@@ -26,5 +27,20 @@ export function assertWritableFile(option: string, file: string): void {
     accessSync(stats ? absolute : folder, constants.W_OK);
   } catch {
     throw new HandbookError('INVALID_INPUT', `${option} ${file}: not writable`, 'name a file you may write');
+  }
+}
+
+/**
+ * Writes a file named by an option, after the work whose result it holds: a failure then (a full
+ * disk, a device that refuses writes) is the system's, said in one line with what was kept
+ * (`kept`: where the result is saved anyway), not reported as a bug.
+ */
+export function writeOutputFile(option: string, file: string, text: string, kept?: string): void {
+  try {
+    writeFileSync(file, text);
+  } catch (error) {
+    const problem = fileProblemOf(error);
+    if (problem === undefined) throw error;
+    throw new HandbookError('INVALID_INPUT', `${option} ${file}: cannot write it (${problem})${kept ? `; ${kept}` : ''}`, 'name a file you can write');
   }
 }

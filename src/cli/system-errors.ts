@@ -12,6 +12,12 @@ const FILE_PROBLEMS: Record<string, string> = {
   ENOSPC: 'no space left on the device',
 };
 
+/** A file-system error's meaning in a user's words, when it is one a user can act on. */
+export function fileProblemOf(error: unknown): string | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return typeof code === 'string' ? FILE_PROBLEMS[code] : undefined;
+}
+
 /**
  * A failure from the system rather than from the tool's logic, as one line and an exit code:
  * a path the user named that cannot be written or read, or an SQLite error from a database that

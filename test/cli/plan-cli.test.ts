@@ -116,6 +116,15 @@ describe('handbook plan and apply', () => {
     expect(existsSync(plans) ? readdirSync(plans) : []).toEqual([]);
   });
 
+  // The plan is made and saved before --out is written: a write that fails then is the disk's, not a bug, and the saved plan is named.
+  it('reports an --out that fails as it is written in one line, exit 2, naming the plan it saved', () => {
+    const repo = copyOfTaskFixture();
+    expect(handbook(['build', repo, '--no-progress']).code).toBe(0);
+    const result = handbook(['plan', 'mask secrets in every capture path', '--repo', repo, '--out', '/dev/full']);
+    expect([result.code, result.stderr.trim()]).toEqual([2, expect.stringMatching(/^handbook: --out \/dev\/full: cannot write it \(no space left on the device\); the plan is saved as \S+plan-[\w-]+\.json /)]);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
   it('an apply refused on its input (model, key, policy) says so in one line, exit 2, and leaves no run folder behind', () => {
     const repo = copyOfTaskFixture();
     expect(handbook(['build', repo, '--no-progress']).code).toBe(0);
