@@ -14,6 +14,7 @@ import { liveSourceOf } from './live-resolution.js';
 import type { SyncSummary } from './live-handbook.js';
 import { openHandbook } from './open-handbook.js';
 import { noNewFrozen, planRunSchema, syncAfterPlanRun, type PlanRun } from './plan-run.js';
+import { claimRun } from './run-owner.js';
 import { discardIfNeverStarted, eventsFile, newRunFolder, runsFolder } from './run-folder.js';
 import { EventStream, type EventListener, type HarnessEvent } from '../harness/events.js';
 import { ExitCriteriaVerifier, fileBaselines } from '../harness/exit-criteria.js';
@@ -107,12 +108,16 @@ export async function runTask(repo: string, options: RunTaskOptions): Promise<Ru
     ...(options.plan ? { plan: options.plan } : {}),
   } as const;
   const folder = newRunFolder(runsFolder(root, options));
+  const release = claimRun(folder, path.basename(folder));
   try {
     writeFileSync(path.join(folder, 'run.json'), `${JSON.stringify(record, null, 2)}\n`);
     return await execute(root, folder, record, options, inputs, new EventStream());
   } catch (error) {
+    release();
     discardIfNeverStarted(folder);
     throw error;
+  } finally {
+    release();
   }
 }
 
@@ -127,15 +132,29 @@ export async function resumeTask(repo: string, runId: string, options: ResumeTas
   const folder = path.join(runsFolder(root, options), runId);
   if (!existsSync(path.join(folder, 'run.json'))) throw new HandbookError('INVALID_INPUT', `no run ${runId} in ${path.dirname(folder)}`, 'pass the id `handbook run` printed');
   const stored = readJsonInput(path.join(folder, 'run.json'), runRecordSchema, 'run record', 'the run folder is damaged; start the task again with `handbook run`');
-  const { events, operations } = readRunLogs(folder, runId);
-  // A run stopped on purpose (Ctrl-C, SIGTERM, a caller's abort) was interrupted, not ended: it goes on.
-  // Each session logs its own end, so the last one decides.
-  const finished = events.findLast((event) => event.type === 'run_finished');
-  if (finished && finished.reason.kind !== 'aborted') throw new HandbookError('INVALID_INPUT', `run ${runId} already ended ${finished.state}`, 'only an interrupted run can be resumed; start a new one with `handbook run`');
+  interruptedRunLogs(folder, runId);
   const record = { ...stored, model: options.model ?? stored.model };
   const inputs = await checkInputs(record.model, options);
-  const handoff = buildHandoff(root, events, operations);
-  return execute(root, folder, record, options, inputs, new EventStream(undefined, (events.at(-1)?.seq ?? -1) + 1), { operations, handoff });
+  // Claimed only once the inputs passed, so a refused resume leaves the folder as it was; the logs
+  // are read again under the claim, as the run they were read from may have gone on meanwhile.
+  const release = claimRun(folder, runId);
+  try {
+    const { events, operations } = interruptedRunLogs(folder, runId);
+    const handoff = buildHandoff(root, events, operations);
+    return await execute(root, folder, record, options, inputs, new EventStream(undefined, (events.at(-1)?.seq ?? -1) + 1), { operations, handoff });
+  } finally {
+    release();
+  }
+}
+
+/** A run's logs, refused when the run ended: only one interrupted can go on. */
+function interruptedRunLogs(folder: string, runId: string): { events: HarnessEvent[]; operations: OperationLog } {
+  const logs = readRunLogs(folder, runId);
+  // A run stopped on purpose (Ctrl-C, SIGTERM, a caller's abort) was interrupted, not ended: it goes on.
+  // Each session logs its own end, so the last one decides.
+  const finished = logs.events.findLast((event) => event.type === 'run_finished');
+  if (finished && finished.reason.kind !== 'aborted') throw new HandbookError('INVALID_INPUT', `run ${runId} already ended ${finished.state}`, 'only an interrupted run can be resumed; start a new one with `handbook run`');
+  return logs;
 }
 
 /** What a run takes from its caller that can be refused: the models (a spec, a key, a script) and the approval policy. */

@@ -129,6 +129,22 @@ describe('handbook resume', () => {
     expect([again.code, again.stderr.trim()]).toEqual([2, expect.stringMatching(/^handbook: run .* already ended COMPLETE/)]);
   });
 
+  // Two processes on one run would each run what the other is running: a resume waits for the run to stop.
+  it('refuses to resume a run that is still running in another process, and runs nothing twice', async () => {
+    const repo = copyOfTaskFixture();
+    const policy = path.join(scratchDirectory(), 'policy.json');
+    writeFileSync(policy, JSON.stringify({ tools: { run_command: 'auto' } }));
+    const script = writeScript([act(call('run_command', { command: 'echo once >> effects.log; sleep 3' })), act(call('task_blocked', { reason: 'stopped here' }))]);
+    const child = spawn(process.execPath, [CLI, 'run', '--repo', repo, '--task', 'Mask API keys', '--check', 'node test/redact.test.mjs', '--model', `script:${script}`, '--policy', policy, '--quiet'], { stdio: 'ignore' });
+    const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
+    const { runId } = await eventsOnceThere(repo, (events) => events.some((event) => event.type === 'tool_proposed' && JSON.stringify(event.arguments).includes('sleep 3')));
+    const resumed = handbook(['resume', runId, '--repo', repo, '--model', `script:${script}`, '--policy', policy, '--quiet']);
+    expect([resumed.code, resumed.stderr.trim()]).toEqual([2, expect.stringMatching(new RegExp(`^handbook: run ${runId} is still running \\(process \\d+\\) \\(wait for it to end`))]);
+    expect(await exited).toBe(6);
+    expect(readFileSync(path.join(repo, 'effects.log'), 'utf8')).toBe('once\n');
+    expect(readdirSync(path.join(repo, '.handbook', 'runs', runId)).sort()).toEqual(['events.jsonl', 'memory.db', 'operations.jsonl', 'run.json']);
+  });
+
   it('refuses a run id that does not exist, in one line', () => {
     const result = handbook(['resume', 'no-such-run', '--repo', copyOfTaskFixture()]);
     expect(result.code).toBe(2);
