@@ -13,6 +13,7 @@ import { TOOL_MODES, type ToolMode } from '../llm/tool-modes.js';
 import type { LiveSourceReader } from '../locate/live-source.js';
 import type { EditPlan, PlanDraft } from '../plan/edit-plan.js';
 import { draftOf, plannerTaskText, submitPlanTool } from '../plan/llm-planner.js';
+import { withLiveLocators } from '../plan/live-locators.js';
 import { planOffline } from '../plan/offline-planner.js';
 import { gatePlan, looksLikeTestFile } from '../plan/plan-gate.js';
 import { savePlan } from '../plan/plan-store.js';
@@ -81,7 +82,8 @@ export async function planRequest(repo: string, request: string, options: PlanOp
     register: handbook.register,
     generation: handbook.generation.id,
   });
-  const plan = await acceptOrReject(handbook.root, draft, liveSourceOf(handbook), testFilesOf(handbook));
+  const read = liveSourceOf(handbook);
+  const plan = await acceptOrReject(handbook.root, await withLiveLocators(draft, read), read, testFilesOf(handbook));
   return { plan, files: await savePlan(handbook.root, plan) };
 }
 

@@ -3,10 +3,11 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { handbookStatus } from '../../src/api/handbook-status.js';
 import { liveSourceOf } from '../../src/api/live-resolution.js';
-import { buildHandbook, loadPlan, openHandbook } from '../../src/index.js';
+import { buildHandbook, loadPlan, openHandbook, planRequest } from '../../src/index.js';
 import type { PlanDraft } from '../../src/plan/edit-plan.js';
 import { gatePlan } from '../../src/plan/plan-gate.js';
-import { plannedFixture } from '../helpers/plan-fixture.js';
+import { copyOfTaskFixture } from '../helpers/harness-run.js';
+import { CAPTURE_REQUEST, plannedFixture } from '../helpers/plan-fixture.js';
 import { scratchDirectory } from '../helpers/paths.js';
 
 /** The gate as apply runs it: files read as the repository's handbook was built to read them. */
@@ -161,5 +162,22 @@ describe('the plan gate on new files', () => {
   it('accepts a new file inside the repository, named from its root', async () => {
     const { repo, plan } = await plannedFixture();
     expect(await gate(repo, { ...plan, scope: [...plan.scope, 'src/mask.js'], newFiles: ['src/mask.js'] })).toEqual([]);
+  });
+});
+
+describe('planning on a handbook older than the files', () => {
+  // Files edited since the build, with no sync between: the plan is made on the code as it is,
+  // not rejected by its own gate as if its targets had changed since it was planned.
+  it('plans on the live code and is accepted', async () => {
+    const repo = copyOfTaskFixture();
+    await buildHandbook(repo, {});
+    const redact = path.join(repo, 'src/redact.js');
+    writeFileSync(redact, readFileSync(redact, 'utf8').replace('  return text;', '  return text; // edited'));
+    const capture = path.join(repo, 'src/capture.js');
+    writeFileSync(capture, `// header\n${readFileSync(capture, 'utf8')}`);
+    const { plan } = await planRequest(repo, CAPTURE_REQUEST);
+    expect(plan.failures).toEqual([]);
+    expect(plan.status).toBe('accepted');
+    expect(plan.targets.find((target) => target.file === 'src/capture.js')).toMatchObject({ line: 10, endLine: 12 });
   });
 });
