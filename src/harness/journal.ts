@@ -281,7 +281,8 @@ export class Journal {
 
   private requireKey(): Buffer {
     const key = this.existingKey();
-    if (!key) throw brokenJournal(`the journal exists but its key does not: neither ${JOURNAL_KEY_ENV} nor ${this.keyFile} is set`);
+    // `journal verify` can name no broken link without the key, so the hint is the key itself.
+    if (!key) throw brokenJournal(`the journal exists but its key does not: neither ${JOURNAL_KEY_ENV} nor ${this.keyFile} is set`, `restore ${this.keyFile} or set ${JOURNAL_KEY_ENV} to the key it was written with`);
     return key;
   }
 
@@ -334,8 +335,8 @@ function tooFewWrites(count: number, held: number): HandbookError {
   return new HandbookError('INVALID_INPUT', `cannot roll back ${count} write${count === 1 ? '' : 's'}: the journal holds ${held} not rolled back yet`, 'pass a smaller number');
 }
 
-function brokenJournal(reason: string): HandbookError {
-  return new HandbookError('JOURNAL_BROKEN', `the journal does not verify: ${reason}`, 'run `handbook journal verify` for the first broken link');
+function brokenJournal(reason: string, hint = 'run `handbook journal verify` for the first broken link'): HandbookError {
+  return new HandbookError('JOURNAL_BROKEN', `the journal does not verify: ${reason}`, hint);
 }
 
 /** The lines from the first broken link on: none of them can be trusted, so none is applied; the report's `journal` says why. */

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { entryMac, type JournalEntry } from '../../src/harness/journal-entry.js';
@@ -64,6 +64,12 @@ describe('handbook journal verify', () => {
     writeFileSync(path.join(repo.root, '.handbook', 'journal.key'), 'garbage\n');
     const broken = handbook(['journal', 'verify', '--repo', repo.root]);
     expect([broken.code, broken.stderr.trim().split('\n')]).toEqual([9, [expect.stringMatching(/^handbook: the journal key .* is not 64 hexadecimal characters/)]]);
+    // The way out of a lost key is the key, not the command that just failed.
+    rmSync(path.join(repo.root, '.handbook', 'journal.key'));
+    for (const args of [['journal', 'verify'], ['rollback', '1']]) {
+      const keyless = handbook([...args, '--repo', repo.root]);
+      expect([keyless.code, keyless.stderr.trim().split('\n')]).toEqual([9, [expect.stringMatching(/^handbook: the journal does not verify: the journal exists but its key does not: .* \(restore \S+journal\.key or set HANDBOOK_JOURNAL_KEY to the key it was written with\)$/)]]);
+    }
     const missing = handbook(['journal', 'verify', '--repo', path.join(repo.root, 'nope')]);
     expect([missing.code, missing.stderr]).toEqual([2, expect.stringMatching(/^handbook: repository not found: .*\n$/)]);
   });
