@@ -8,6 +8,7 @@ import { loadPlan } from '../plan/plan-store.js';
 import type { SyncSummary } from './live-handbook.js';
 import { liveSourceOf } from './live-resolution.js';
 import { openHandbook } from './open-handbook.js';
+import { testFilesOf } from './plan-request.js';
 import { startPlanRun } from './plan-run.js';
 import { runTask, type RunTaskOptions, type RunTaskResult } from './run-task.js';
 
@@ -32,7 +33,9 @@ export async function applyPlan(repo: string, reference: string, options: ApplyO
   const root = assertRepositoryRoot(repo);
   const plan = loadPlan(root, reference);
   if (plan.status !== 'accepted') throw new HandbookError('INVALID_INPUT', `plan ${plan.id} was rejected by the plan gate (${plan.failures[0] ?? 'no reason kept'})`, 'make a new plan with `handbook plan`');
-  const stale = await gatePlan(root, plan, liveSourceOf(openHandbook(root, { ...(options.database ? { database: options.database } : {}), withUnresolved: false })));
+  const handbook = openHandbook(root, { ...(options.database ? { database: options.database } : {}), withUnresolved: false });
+  // Judged as planning judged it, test files by the handbook's own verdict: a plan edited since may not target one.
+  const stale = await gatePlan(root, plan, liveSourceOf(handbook), testFilesOf(handbook));
   if (stale.length > 0) throw new HandbookError('INVALID_INPUT', `plan ${plan.id} went stale since it was made: ${stale[0]}${stale.length > 1 ? ` (and ${stale.length - 1} more)` : ''}`, 'make a new plan with `handbook plan`');
 
   const planRun = await startPlanRun(root, plan.id, options.database);

@@ -164,7 +164,7 @@ function requestText(request: string): string {
 }
 
 /** The handbook's test files, and any file named like a test: a plan may not target them. */
-function testFilesOf(handbook: Handbook): (file: string) => boolean {
+export function testFilesOf(handbook: Handbook): (file: string) => boolean {
   const testFiles = new Set(handbook.graph.toData().files.filter((file) => file.test).map((file) => file.path));
   return (file) => testFiles.has(file) || looksLikeTestFile(file);
 }

@@ -1,7 +1,9 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { acceptanceStatuses, applyPlan, buildHandbook, handbookStatus, type HarnessEvent } from '../../src/index.js';
+import { acceptanceStatuses, applyPlan, buildHandbook, handbookStatus, openHandbook, type HarnessEvent } from '../../src/index.js';
+import { liveSourceOf } from '../../src/api/live-resolution.js';
+import { liveUnitsOf } from '../../src/locate/live-file-units.js';
 import { PROJECT_ROOT } from '../helpers/paths.js';
 import { act, call, writeScript } from '../helpers/harness-run.js';
 import { plannedFixture } from '../helpers/plan-fixture.js';
@@ -54,6 +56,21 @@ describe('handbook apply', () => {
     const file = path.join(repo, 'src/redact.js');
     writeFileSync(file, readFileSync(file, 'utf8').replace('  return text;', '  return String(text);'));
     await expect(applyPlan(repo, plan.id, { model: `script:${SCRIPT}` })).rejects.toThrow(/went stale since it was made: target src\/redact\.js#redact: its code changed/);
+  });
+
+  // apply gates again with the handbook's own verdict on test files, as planning did: a name the
+  // handbook counts as a test (src/testing/, __mocks__/) is no target, whoever edited the plan.
+  it('refuses a hand-edited plan that targets a file the handbook counts as a test', async () => {
+    const { repo, plan } = await plannedFixture();
+    mkdirSync(path.join(repo, 'src/testing'));
+    writeFileSync(path.join(repo, 'src/testing/fake-redact.js'), 'export function fakeRedact(text) {\n  return text;\n}\n');
+    await buildHandbook(repo, {});
+    const live = await liveUnitsOf(liveSourceOf(openHandbook(repo, { withUnresolved: false })), 'src/testing/fake-redact.js');
+    const unit = 'units' in live ? live.units.get('fakeRedact')! : expect.unreachable();
+    const target = { file: 'src/testing/fake-redact.js', symbol: 'fakeRedact', line: unit.startLine, endLine: unit.endLine, hash: unit.hash, action: 'modify' as const, intent: 'x', why: 'x' };
+    const edited = path.join(repo, 'edited-plan.json');
+    writeFileSync(edited, JSON.stringify({ ...plan, targets: [...plan.targets, target], scope: [...plan.scope, target.file] }));
+    await expect(applyPlan(repo, edited, { model: `script:${SCRIPT}` })).rejects.toThrow(/went stale since it was made: target src\/testing\/fake-redact\.js#fakeRedact: it is in a test file/);
   });
 
   it("counts no target as changed in a file the handbook's build now leaves out, judged by its settings", async () => {
