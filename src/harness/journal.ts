@@ -108,6 +108,8 @@ export class Journal {
   private readonly blobs: BlobStore;
   private readonly environmentKey: Buffer | undefined;
   private readonly lockWaitMs: number;
+  /** Whether this instance has checked the journal from its first line, as it does before its first append. */
+  private checkedWhole = false;
 
   private constructor(
     readonly root: string,
@@ -233,7 +235,15 @@ export class Journal {
       return { key, count: 0, lastMac: '' };
     }
     const key = this.requireKey();
-    const { lines, fragmentBytes } = splitJournal(bytes);
+    const split = splitJournal(bytes);
+    const { lines, fragmentBytes } = split;
+    // The whole chain once per instance (a run opens its own): a write appended after a break further
+    // back could never be rolled back, since a rollback restores nothing from a journal that does not verify.
+    if (!this.checkedWhole) {
+      const whole = inspectJournal(split, headText, key).report;
+      if (!whole.ok) throw brokenJournal(whole.reason);
+      this.checkedWhole = true;
+    }
     const checked = checkHead(headText, key, lines.length);
     if ('broken' in checked) throw brokenJournal(checked.broken.reason);
     const tail = checkTail(lines, checked.head, key);

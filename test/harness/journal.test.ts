@@ -213,6 +213,17 @@ describe('journal: record and verify', () => {
     });
   });
 
+  // A write appended to a journal broken further back could never be rolled back (rollback restores
+  // nothing from a journal that does not verify): a writer checks the whole chain once before its first append.
+  it('refuses to append to a journal broken before its tail, from a fresh instance as a new run opens it', async () => {
+    const r = await repoWithHistory();
+    const lines = r.lines();
+    r.writeLines([lines[0]!, lines[1]!.slice(0, 40), ...lines.slice(2)]);
+    const fresh = Journal.open(r.root, NO_ENV);
+    await expect(fresh.record({ runId: 'run-2', kind: 'write', path: 'a.txt', before: 'a2', after: 'a3' })).rejects.toMatchObject({ code: 'JOURNAL_BROKEN', message: expect.stringMatching(/line 2: not JSON/) });
+    expect(r.lines()).toHaveLength(4);
+  });
+
   describe('crash leftovers', () => {
     it('a half-written last line is not an entry: verify accepts it, the next record trims it', async () => {
       const r = await repoWithHistory();
