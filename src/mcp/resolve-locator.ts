@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { liveSourceOf } from '../api/live-resolution.js';
 import type { Handbook } from '../api/open-handbook.js';
 import { HandbookError } from '../errors.js';
@@ -55,7 +56,10 @@ export async function resolveLocator(handbook: Handbook, locator: Locator): Prom
 /** The requested path from the root, judged by its name: a path out of the repository is a mistake to report, not code that is gone. */
 function pathInside(root: string, requested: string): string {
   try {
-    return new Workspace(root).name(requested).relative;
+    const { relative, absolute } = new Workspace(root).name(requested);
+    // Not code gone: a folder is still there, and reporting it as a file that "no longer exists" misleads.
+    if (statSync(absolute, { throwIfNoEntry: false })?.isDirectory()) throw new HandbookError('INVALID_INPUT', `${relative} is a folder, not a file`, 'pass the file that holds the symbol, as an earlier answer gave it');
+    return relative;
   } catch (error) {
     if (error instanceof PathRefused) throw new HandbookError('INVALID_INPUT', error.message, 'pass a path inside the repository, as an earlier answer gave it');
     throw error;

@@ -256,6 +256,8 @@ describe('handbook mcp', () => {
     expect(await callError(client, 'register', { stage: 'nope' })).toMatch(/^no stage "nope" \(stages: startup, /);
     expect(await callError(client, 'register', { slot: 'Nobody.nothing' })).toMatch(/^no state slot named "Nobody.nothing"/);
     expect(await callError(client, 'resolve', { file: '../outside.ts', symbol: 'x' })).toMatch(/outside the repository/);
+    // A folder is there, so it is no code gone: the locator named the wrong kind of path.
+    expect(await callError(client, 'resolve', { file: 'src/security', symbol: 'maskSecrets' })).toBe('src/security is a folder, not a file (pass the file that holds the symbol, as an earlier answer gave it)');
     expect(await callError(client, 'ask', { request: '   ' })).toMatch(/Input validation error/);
 
     expect((await call(client, 'overview')).title).toBe('mini-harness');
