@@ -30,6 +30,15 @@ export interface OpenHandbookOptions {
   edgeKinds?: readonly EdgeKind[];
 }
 
+/**
+ * The stored build summary, naming the repository and database it was read from: a handbook in
+ * the repository's own .handbook folder moves with it, and the summary written at build time
+ * would name the old place (or, for a copy, another handbook), as `sync` does not.
+ */
+export function summaryAsRead(generation: GenerationInfo, root: string, database: string): BuildSummary {
+  return { ...(generation.summary as BuildSummary), root, database };
+}
+
 /** Loads the current generation of a built handbook, read-only. */
 export function openHandbook(root: string, options: OpenHandbookOptions = {}): Handbook {
   const absoluteRoot = assertRepositoryRoot(root);
@@ -55,5 +64,6 @@ export function openHandbook(root: string, options: OpenHandbookOptions = {}): H
   const { generation, organized, searchTerms } = rows;
   const graph = new ProgramGraph(rows.graph);
   const register = registerOfHandbook(graph, organized);
-  return { root: path.resolve(absoluteRoot), database, generation, summary: generation.summary as BuildSummary, graph, organized, register, searchTerms };
+  const resolvedRoot = path.resolve(absoluteRoot);
+  return { root: resolvedRoot, database, generation, summary: summaryAsRead(generation, resolvedRoot, database), graph, organized, register, searchTerms };
 }

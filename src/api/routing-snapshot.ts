@@ -12,8 +12,7 @@ import { currentGenerationOrThrow, type GenerationInfo } from '../store/generati
 import { assertHandbookOf } from '../store/handbook-repository.js';
 import { databasePathFor, openDatabase } from '../store/open-database.js';
 import { SCHEMA_VERSION } from '../store/schema.js';
-import type { BuildSummary } from './build-summary.js';
-import { type Handbook, openHandbook } from './open-handbook.js';
+import { type Handbook, openHandbook, summaryAsRead } from './open-handbook.js';
 import { type PackedHandbook, packHandbook, unpackHandbook } from './packed-snapshot.js';
 
 /** Bump when what the snapshot holds, or how the store's rows are read into it, changes. */
@@ -59,7 +58,7 @@ function handbookOf(root: string, database: string, generation: GenerationInfo, 
     root,
     database,
     generation,
-    summary: generation.summary as BuildSummary,
+    summary: summaryAsRead(generation, root, database),
     graph,
     organized,
     // Routing reads the stage coupling kept in the snapshot; the register itself is built only for a reader that asks.
