@@ -81,6 +81,7 @@ const readOptionsSchema = z.object({
 });
 
 const renderOptionsSchema = readOptionsSchema.extend({ out: z.string().min(1).optional(), html: z.string().min(1).optional() });
+const exportOptionsSchema = readOptionsSchema.extend({ out: z.string().min(1).optional() });
 const serveOptionsSchema = z
   .object({
     repo: z.string().min(1).default('.'),
@@ -584,10 +585,12 @@ export function createProgram(): Command {
 
   readOptions(graph.command('export').description('the whole graph as canonical JSON (byte-identical for the same tree)').option('--out <file>', 'write to a file instead of stdout'))
     .action((raw: unknown) => {
-      const { options, handbook } = open(raw);
+      // An empty --out is a slip, not a request for stdout; a path that cannot take the file is refused before the graph is read.
+      const { out, ...read } = parseOptions(exportOptionsSchema, raw);
+      if (out !== undefined) assertWritableFile('--out', out);
+      const { handbook } = open(read);
       const text = `${JSON.stringify(handbook.graph.toData(), null, 1)}\n`;
-      const out = (options as { out?: string }).out ?? (raw as { out?: string }).out;
-      if (out) writeOutputFile('--out', out, text);
+      if (out !== undefined) writeOutputFile('--out', out, text);
       else process.stdout.write(text);
     });
 

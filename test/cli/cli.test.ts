@@ -211,7 +211,7 @@ describe('handbook CLI', () => {
     expectOneLineError(handbook(['build', '']), 2, /the repository path is empty/);
     expectOneLineError(handbook(['build', repo, '--db', path.join(repo, 'src')]), 2, /is a folder \(pass the path of a database file/);
     expectOneLineError(handbook(['plan', 'mask secrets', '--repo', repo, '--out', '/nonexistent/folder/plan.json']), 2, /--out \/nonexistent\/folder\/plan\.json: there is no folder \/nonexistent\/folder \(create the folder first/);
-    expectOneLineError(handbook(['graph', 'export', '--repo', repo, '--out', path.join(repo, 'src')]), 2, /it is a folder, not a file/);
+    expectOneLineError(handbook(['graph', 'export', '--repo', repo, '--out', path.join(repo, 'src')]), 2, /--out .*src: a folder, not a file \(name a file to write\)/);
     expectOneLineError(handbook(['render', '--repo', repo, '--out', path.join(repo, 'package.json')]), 2, /a part of the path is a file, not a folder/);
     const foreign = path.join(scratchDirectory(), 'notes');
     mkdirSync(path.join(foreign, 'stages'), { recursive: true });

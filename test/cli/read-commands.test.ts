@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync } from 'node:fs';
+import { cpSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CLI, copyOfFixture, scratchDirectory } from '../helpers/paths.js';
@@ -7,6 +7,14 @@ import { CLI, copyOfFixture, scratchDirectory } from '../helpers/paths.js';
 function handbook(args: string[]) {
   const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000 });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function expectOneLineError(result: { code: number | null; stderr: string; stdout: string }, code: number, pattern: RegExp): void {
+  expect(result.code).toBe(code);
+  expect(result.stdout).toBe('');
+  expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  expect(result.stderr).toMatch(pattern);
+  expect(result.stderr).not.toMatch(/\n\s+at /);
 }
 
 describe('the read commands as a user meets them', () => {
@@ -24,5 +32,16 @@ describe('the read commands as a user meets them', () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ root: copy, database: path.join(copy, '.handbook', 'handbook.db') });
     const text = handbook(['graph', 'stats', '--repo', copy]);
     expect(text.stdout.split('\n')[0]).toBe(`handbook for ${copy}`);
+  });
+
+  it('graph export refuses an empty --out, a folder or a missing folder in one line, instead of printing the graph to stdout', () => {
+    expectOneLineError(handbook(['graph', 'export', '--repo', repo, '--out', '']), 2, /^handbook: invalid option --out/);
+    const folder = scratchDirectory();
+    expectOneLineError(handbook(['graph', 'export', '--repo', repo, '--out', folder]), 2, /^handbook: --out .*: a folder, not a file/);
+    expectOneLineError(handbook(['graph', 'export', '--repo', repo, '--out', path.join(folder, 'missing', 'graph.json')]), 2, /^handbook: --out .*: there is no folder/);
+    const written = handbook(['graph', 'export', '--repo', repo, '--out', path.join(folder, 'graph.json')]);
+    expect(written.code, written.stderr).toBe(0);
+    expect(written.stdout).toBe('');
+    expect(readFileSync(path.join(folder, 'graph.json'), 'utf8')).toBe(handbook(['graph', 'export', '--repo', repo]).stdout);
   });
 });
