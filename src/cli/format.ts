@@ -120,6 +120,11 @@ export function formatRegister(entries: readonly RegisterEntry[]): string {
   return lines.join('\n');
 }
 
+/** A slot that exists but is no shared state: "no shared state" alone would read as a register that is empty. */
+export function formatUnsharedSlot(slot: string): string {
+  return `${slot} is read or written by one unit at most, so it is not in the register (\`handbook graph state ${slot}\` shows who does)`;
+}
+
 /** Ask results grouped by stage, each with `path:line` and one line of why. */
 export function formatAsk(result: AskResult): string {
   if (result.locations.length === 0) return `no location found for "${result.request}"${result.note ? `: ${result.note}` : ''}`;

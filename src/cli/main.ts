@@ -33,7 +33,7 @@ import { confirmOnTerminal, terminalApprover } from './approval-prompt.js';
 import { exitOnBrokenPipe } from './broken-pipe.js';
 import { EXIT, exitCodeFor, exitCodeForTask } from './exit-codes.js';
 import { formatPlan, formatRunEvent, formatRunResult } from './format-run.js';
-import { formatAsk, formatStatus, formatSync, formatNeighbours, formatOverview, formatRegister, formatSlot, formatStage, formatSummary, formatUnit, formatWatchEvent } from './format.js';
+import { formatAsk, formatStatus, formatSync, formatNeighbours, formatOverview, formatRegister, formatSlot, formatUnsharedSlot, formatStage, formatSummary, formatUnit, formatWatchEvent } from './format.js';
 import { assertWritableFile, writeOutputFile } from './output-file.js';
 import { createProgressReporter } from './progress.js';
 import { abortOnStop, closeOnStop } from './stop-signals.js';
@@ -415,12 +415,11 @@ export function createProgram(): Command {
   readOptions(program.command('register').description('the state register: shared state with its writers, readers and the stages it couples').argument('[slot]', 'only this slot (id or Owner.field)'))
     .action((reference: string | undefined, raw: unknown) => {
       const { options, handbook } = open(raw);
-      let entries = handbook.register;
-      if (reference) {
-        const slot = handbook.graph.getSlotOrThrow(reference);
-        entries = entries.filter((entry) => entry.slot === slot.id);
-      }
+      // An empty SLOT is a slip, as for `graph state`, not a request for the whole register.
+      const slot = reference === undefined ? undefined : handbook.graph.getSlotOrThrow(reference);
+      const entries = slot ? handbook.register.filter((entry) => entry.slot === slot.id) : handbook.register;
       if (options.json) printJson({ stager: handbook.organized.stager, slots: entries });
+      else if (slot && entries.length === 0) print(formatUnsharedSlot(slot.id));
       else print(formatRegister(entries));
     });
 

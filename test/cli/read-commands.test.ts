@@ -44,4 +44,16 @@ describe('the read commands as a user meets them', () => {
     expect(written.stdout).toBe('');
     expect(readFileSync(path.join(folder, 'graph.json'), 'utf8')).toBe(handbook(['graph', 'export', '--repo', repo]).stdout);
   });
+
+  it('register SLOT says why a slot it knows is not in the register, instead of "no shared state", and refuses an empty SLOT', () => {
+    // Only AgentLoop.isApproved reads the field: the register holds state shared across units.
+    const lone = handbook(['register', 'AgentLoop.approvals', '--repo', repo]);
+    expect(lone.code, lone.stderr).toBe(0);
+    expect(lone.stdout).toBe(
+      'src/agent/agentLoop.ts#AgentLoop.approvals is read or written by one unit at most, so it is not in the register (`handbook graph state src/agent/agentLoop.ts#AgentLoop.approvals` shows who does)\n',
+    );
+    expect(JSON.parse(handbook(['register', 'AgentLoop.approvals', '--repo', repo, '--json']).stdout).slots).toEqual([]);
+    expect(handbook(['register', 'ToolCall.name', '--repo', repo]).stdout).toMatch(/^ToolCall\.name {2}src\/providers\/provider\.ts:\d+ {2}stages: /);
+    expectOneLineError(handbook(['register', '', '--repo', repo]), 2, /^handbook: no state slot named ""/);
+  });
 });
