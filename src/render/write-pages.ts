@@ -17,8 +17,7 @@ export function writePages(outDirectory: string, pages: readonly RenderedPage[])
     ? wanted.filter((file) => !before.includes(file) && lstatSync(path.join(outDirectory, file), { throwIfNoEntry: false }) !== undefined)
     : someFilesUnder(outDirectory, 4);
   if (inTheWay.length > 0) {
-    const shown = inTheWay.length > 3 ? `${inTheWay.slice(0, 3).join(', ')} and more` : inTheWay.join(', ');
-    throw new HandbookError('INVALID_INPUT', `${outDirectory} holds files the handbook did not write (${shown})`, 'pick an empty folder for the handbook, or remove them');
+    throw new HandbookError('INVALID_INPUT', `${outDirectory} holds files the handbook did not write (${someFilesShown(inTheWay)})`, 'pick an empty folder for the handbook, or remove them');
   }
 
   const manifest = path.join(outDirectory, PAGE_MANIFEST);
@@ -34,11 +33,16 @@ export function writePages(outDirectory: string, pages: readonly RenderedPage[])
   writeFileSync(manifest, pageManifestText(wanted));
 }
 
+/** "a, b, c and more": the first few of the files in the way, for a refusal that fits one line. */
+export function someFilesShown(files: readonly string[]): string {
+  return files.length > 3 ? `${files.slice(0, 3).join(', ')} and more` : files.join(', ');
+}
+
 /**
  * Up to `limit` files under the folder (symbolic links included, never followed), sorted; empty folders
  * inside do not count. It stops at the limit, so a mistaken --out ~ is refused without a walk of the disk.
  */
-function someFilesUnder(directory: string, limit: number): string[] {
+export function someFilesUnder(directory: string, limit: number): string[] {
   if (!existsSync(directory)) return [];
   const found: string[] = [];
   const listing = opendirSync(directory, { recursive: true });

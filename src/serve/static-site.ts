@@ -2,6 +2,8 @@ import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } fro
 import path from 'node:path';
 import { openHandbook } from '../api/open-handbook.js';
 import { HandbookError } from '../errors.js';
+import { pagesWrittenBefore } from '../render/page-manifest.js';
+import { someFilesShown, someFilesUnder } from '../render/write-pages.js';
 import { PathRefused, Workspace } from '../harness/workspace.js';
 import type { StaticMarker } from './api-schemas.js';
 import { graphAnswer } from './graph-answer.js';
@@ -46,6 +48,13 @@ export async function writeStaticSite(repo: string, out: string, options: Static
   // A folder this command did not write is never overwritten: not its data, not an index.html of someone's site.
   const taken = [data, ...readdirSync(app).map((name) => path.join(directory, name))].filter((file) => existsSync(file));
   if (!ours && taken.length > 0) throw new HandbookError('INVALID_INPUT', `${taken[0]} exists and was not written by handbook render --html`, 'pick another folder for the site');
+  // Nor is a folder of someone else's files written into, though no name collides: `--html .` or `--html src`
+  // would mix the app and its data into the repository, where the next build reads app.js as source.
+  // A Markdown render's folder is the handbook's own, so pages and site may share one (`--out X --html X`).
+  if (!ours && pagesWrittenBefore(directory) === undefined) {
+    const others = someFilesUnder(directory, 4);
+    if (others.length > 0) throw new HandbookError('INVALID_INPUT', `${directory} holds files the handbook did not write (${someFilesShown(others)})`, 'pick an empty folder for the site, or remove them');
+  }
   if (existsSync(data)) rmSync(data, { recursive: true });
   mkdirSync(directory, { recursive: true });
   cpSync(app, directory, { recursive: true });

@@ -110,6 +110,25 @@ describe('handbook render --html', () => {
     expect(contents(second)).toEqual(contents(first));
   });
 
+  it('refuses a folder of files it did not write, as Markdown does: the repository, its src/, a folder of notes', async () => {
+    const copy = copyOfFixture();
+    for (const folder of [copy, path.join(copy, 'src')]) {
+      const before = readdirSync(folder).sort();
+      const refused = handbook(['render', '--repo', repo, '--html', folder]);
+      expect(refused.code, refused.stdout).toBe(2);
+      expect(refused.stdout).toBe('');
+      expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+      expect(refused.stderr).toMatch(/^handbook: .* holds files the handbook did not write \(.*\) \(pick an empty folder for the site, or remove them\)$/m);
+      expect(readdirSync(folder).sort()).toEqual(before);
+    }
+    // A folder Markdown was rendered into, before or in the same command, takes the site beside the pages.
+    const both = path.join(scratchDirectory(), 'both');
+    expect(handbook(['render', '--repo', repo, '--out', both, '--html', both]).code).toBe(0);
+    const again = handbook(['render', '--repo', repo, '--html', both, '--out', both]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(existsSync(path.join(both, 'overview.md')) && existsSync(path.join(both, 'index.html'))).toBe(true);
+  });
+
   it('refuses a data/ folder it did not write, and a missing app, in one line', async () => {
     const site = path.join(scratchDirectory(), 'site');
     mkdirSync(path.join(site, 'data'), { recursive: true });
