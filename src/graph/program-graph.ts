@@ -1,6 +1,7 @@
 import graphology from 'graphology';
 import type { MultiDirectedGraph as MultiDirectedGraphType } from 'graphology';
 import { HandbookError } from '../errors.js';
+import { closeNames } from './close-names.js';
 import type { Edge, EdgeKind, ProgramGraphData, Slot, Unit, UnresolvedCall } from './model.js';
 
 const { MultiDirectedGraph } = graphology;
@@ -178,8 +179,15 @@ export class ProgramGraph {
   getUnitOrThrow(reference: string): Unit {
     const found = this.findUnit(reference);
     if (found.length === 1) return found[0]!;
-    if (found.length === 0)
-      throw new HandbookError('UNIT_NOT_FOUND', `no unit named "${reference}"`, 'pass a unit id (path/to/file.ts#Class.method) or a symbol name; `handbook graph stats` lists the counts');
+    if (found.length === 0) {
+      const named = function* (units: readonly Unit[]): Generator<readonly [string, string]> {
+        for (const unit of units) {
+          for (const key of symbolKeys(unit)) yield [key, unit.id];
+          if (/[#/]/.test(reference)) yield [unit.id, unit.id];
+        }
+      };
+      throw new HandbookError('UNIT_NOT_FOUND', `no unit named "${reference}"`, `${didYouMean(closeNames(reference, named(this.data.units)))}pass a unit id (path/to/file.ts#Class.method) or a symbol name; ask finds units by what they do`);
+    }
     const choices = found.slice(0, 5).map((unit) => unit.id).join(', ');
     throw new HandbookError('UNIT_AMBIGUOUS', `"${reference}" names ${found.length} units: ${choices}${found.length > 5 ? ', …' : ''}`, 'pass the full unit id');
   }
@@ -194,8 +202,17 @@ export class ProgramGraph {
     if (exact) return exact;
     const matches = this.data.slots.filter((slot) => slot.id.endsWith(`#${reference}`) || slot.id.endsWith(`.${reference}`));
     if (matches.length === 1) return matches[0]!;
-    if (matches.length === 0)
-      throw new HandbookError('SLOT_NOT_FOUND', `no state slot named "${reference}"`, 'pass a slot id (path/to/file.ts#Owner.field) or Owner.field');
+    if (matches.length === 0) {
+      const named = function* (slots: readonly Slot[]): Generator<readonly [string, string]> {
+        for (const slot of slots) {
+          const tail = slot.id.slice(slot.id.indexOf('#') + 1);
+          yield [tail, slot.id];
+          yield [tail.slice(tail.lastIndexOf('.') + 1), slot.id];
+          if (/[#/]/.test(reference)) yield [slot.id, slot.id];
+        }
+      };
+      throw new HandbookError('SLOT_NOT_FOUND', `no state slot named "${reference}"`, `${didYouMean(closeNames(reference, named(this.data.slots)))}pass a slot id (path/to/file.ts#Owner.field) or Owner.field`);
+    }
     const choices = matches.slice(0, 5).map((slot) => slot.id).join(', ');
     throw new HandbookError('UNIT_AMBIGUOUS', `"${reference}" names ${matches.length} state slots: ${choices}${matches.length > 5 ? ', …' : ''}`, 'pass the full slot id');
   }
@@ -279,6 +296,11 @@ export class ProgramGraph {
 }
 
 /** A unit can be named by its full symbol path or by its last segment. */
+/** The opening of a hint that offers close names, or nothing when there are none. */
+function didYouMean(ids: readonly string[]): string {
+  return ids.length === 0 ? '' : `did you mean ${ids.join(', ')}? `;
+}
+
 function symbolKeys(unit: Unit): string[] {
   if (!unit.symbol) return [];
   const keys = new Set([unit.symbol]);

@@ -56,4 +56,14 @@ describe('the read commands as a user meets them', () => {
     expect(handbook(['register', 'ToolCall.name', '--repo', repo]).stdout).toMatch(/^ToolCall\.name {2}src\/providers\/provider\.ts:\d+ {2}stages: /);
     expectOneLineError(handbook(['register', '', '--repo', repo]), 2, /^handbook: no state slot named ""/);
   });
+
+  it('offers the close names of a UNIT or SLOT that names nothing: a slip of case or of a letter', () => {
+    expectOneLineError(handbook(['graph', 'show', 'AgentLop.run', '--repo', repo]), 2, /^handbook: no unit named "AgentLop\.run" \(did you mean src\/agent\/agentLoop\.ts#AgentLoop\.run\? pass a unit id/);
+    expectOneLineError(handbook(['graph', 'callers', 'masksecret', '--repo', repo]), 2, /\(did you mean src\/security\/secrets\.ts#maskSecrets\? /);
+    expectOneLineError(handbook(['graph', 'state', 'toolcall.name', '--repo', repo]), 2, /^handbook: no state slot named "toolcall\.name" \(did you mean src\/providers\/provider\.ts#ToolCall\.name\? pass a slot id/);
+    expectOneLineError(handbook(['register', 'ToolCal.name', '--repo', repo]), 2, /did you mean src\/providers\/provider\.ts#ToolCall\.name\?/);
+    // Nothing close: no guess, and no pointer to graph stats, which lists counts, not units.
+    const none = handbook(['graph', 'show', 'nothingLikeThis', '--repo', repo]);
+    expectOneLineError(none, 2, /^handbook: no unit named "nothingLikeThis" \(pass a unit id \(path\/to\/file\.ts#Class\.method\) or a symbol name; ask finds units by what they do\)$/m);
+  });
 });

@@ -251,7 +251,7 @@ describe('handbook mcp', () => {
     expect(await callError(client, 'nope', {})).toMatch(/Tool nope not found/);
 
     // A request the library refuses is a tool error in one line, saying what to do.
-    expect(await callError(client, 'entry', { unit: 'noSuchThing' })).toBe('no unit named "noSuchThing" (pass a unit id (path/to/file.ts#Class.method) or a symbol name; `handbook graph stats` lists the counts)');
+    expect(await callError(client, 'entry', { unit: 'noSuchThing' })).toBe('no unit named "noSuchThing" (pass a unit id (path/to/file.ts#Class.method) or a symbol name; ask finds units by what they do)');
     expect(await callError(client, 'stage', { id: 'nope' })).toMatch(/^no stage "nope" \(stages: startup, /);
     expect(await callError(client, 'register', { stage: 'nope' })).toMatch(/^no stage "nope" \(stages: startup, /);
     expect(await callError(client, 'register', { slot: 'Nobody.nothing' })).toMatch(/^no state slot named "Nobody.nothing"/);
