@@ -125,9 +125,29 @@ export function formatUnsharedSlot(slot: string): string {
   return `${slot} is read or written by one unit at most, so it is not in the register (\`handbook graph state ${slot}\` shows who does)`;
 }
 
+/** How a request was routed (`--explain`): the words searched, stages, files, folders and seeds. */
+function formatRouting(trace: NonNullable<AskResult['explain']>): string[] {
+  const words = (source: string) => trace.terms.filter((term) => term.source === source).map((term) => term.term).join(', ') || '-';
+  return [
+    '',
+    'how it was routed',
+    `  request words     ${words('request')}`,
+    `  thesaurus         ${words('thesaurus')}`,
+    `  from this repo    ${words('repository')}`,
+    `  from best matches ${words('feedback')}`,
+    `  stages            ${trace.stages.join(', ') || '-'}${trace.coupledStages.length ? `; coupled through state: ${trace.coupledStages.join(', ')}` : ''}`,
+    `  files about it    ${trace.files.join(', ') || '-'}`,
+    `  folders about it  ${trace.folders.map((folder) => folder || '(root)').join(', ') || '-'}`,
+    `  cross-cutting     ${trace.crossCutting ? 'yes: every caller of a match, every sibling implementation and every unit named alike are followed' : 'no'}`,
+    `  expanded from     ${trace.seeds.slice(0, 5).map(shortName).join(', ')}${trace.seeds.length > 5 ? `, … (${trace.seeds.length})` : ''}`,
+  ];
+}
+
 /** Ask results grouped by stage, each with `path:line` and one line of why. */
 export function formatAsk(result: AskResult): string {
-  if (result.locations.length === 0) return `no location found for "${result.request}"${result.note ? `: ${result.note}` : ''}`;
+  // With nothing found, the words searched are what explains it: --explain shows them then too.
+  const routing = result.explain ? formatRouting(result.explain) : [];
+  if (result.locations.length === 0) return [`no location found for "${result.request}"${result.note ? `: ${result.note}` : ''}`, ...routing].join('\n');
   const router = result.router === 'offline' ? 'offline router' : `ranked by ${result.router} from ${result.model?.candidates ?? 0} offline candidates`;
   const lines = [`${result.locations.length} location${result.locations.length === 1 ? '' : 's'} for "${result.request}" (${router}${result.frozen ? `; ${result.frozen} frozen, left out` : ''})`];
   if (result.note) lines.push(`note: ${result.note}`);
@@ -138,23 +158,7 @@ export function formatAsk(result: AskResult): string {
     list.push(location);
     byStage.set(key, list);
   }
-  if (result.explain) {
-    const trace = result.explain;
-    const words = (source: string) => trace.terms.filter((term) => term.source === source).map((term) => term.term).join(', ') || '-';
-    lines.push(
-      '',
-      'how it was routed',
-      `  request words     ${words('request')}`,
-      `  thesaurus         ${words('thesaurus')}`,
-      `  from this repo    ${words('repository')}`,
-      `  from best matches ${words('feedback')}`,
-      `  stages            ${trace.stages.join(', ') || '-'}${trace.coupledStages.length ? `; coupled through state: ${trace.coupledStages.join(', ')}` : ''}`,
-      `  files about it    ${trace.files.join(', ') || '-'}`,
-      `  folders about it  ${trace.folders.map((folder) => folder || '(root)').join(', ') || '-'}`,
-      `  cross-cutting     ${trace.crossCutting ? 'yes: every caller of a match, every sibling implementation and every unit named alike are followed' : 'no'}`,
-      `  expanded from     ${trace.seeds.slice(0, 5).map(shortName).join(', ')}${trace.seeds.length > 5 ? `, … (${trace.seeds.length})` : ''}`,
-    );
-  }
+  lines.push(...routing);
   for (const [stage, locations] of byStage) {
     lines.push('', `${stage}`);
     for (const location of locations) {

@@ -66,4 +66,11 @@ describe('the read commands as a user meets them', () => {
     const none = handbook(['graph', 'show', 'nothingLikeThis', '--repo', repo]);
     expectOneLineError(none, 2, /^handbook: no unit named "nothingLikeThis" \(pass a unit id \(path\/to\/file\.ts#Class\.method\) or a symbol name; ask finds units by what they do\)$/m);
   });
+
+  it('ask --explain shows how a request was routed when nothing was found, as --json does: the words searched are the reason', () => {
+    const text = handbook(['ask', 'zebra giraffe', '--explain', '--repo', repo]);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/^no location found for "zebra giraffe": no unit of the handbook matches the words of the request\n\nhow it was routed\n {2}request words {5}zebra, giraffe\n/);
+    expect(handbook(['ask', 'zebra giraffe', '--repo', repo]).stdout).toBe('no location found for "zebra giraffe": no unit of the handbook matches the words of the request\n');
+  });
 });
