@@ -93,3 +93,5 @@ export async function createHandbookServer(...args: Parameters<McpModule['create
 }
 export const startViewerServer: typeof import('./serve/viewer-server.js').startViewerServer = async (...args) => (await import('./serve/viewer-server.js')).startViewerServer(...args);
 export const writeStaticSite: typeof import('./serve/static-site.js').writeStaticSite = async (...args) => (await import('./serve/static-site.js')).writeStaticSite(...args);
+/** Refuses a folder `writeStaticSite` would refuse, before anything else is written (the absolute folder). */
+export const assertStaticSiteFolder = async (...args: Parameters<typeof import('./serve/static-site.js').assertStaticSiteFolder>): Promise<string> => (await import('./serve/static-site.js')).assertStaticSiteFolder(...args);

@@ -24,6 +24,7 @@ import {
   verifyJournal,
   watchHandbook,
   writeStaticSite,
+  assertStaticSiteFolder,
   DEFAULT_VIEWER_HOST,
   DEFAULT_VIEWER_PORT,
   type Approver,
@@ -432,6 +433,8 @@ export function createProgram(): Command {
   ).action(async (raw: unknown) => {
     const options = parseOptions(renderOptionsSchema, raw);
     const database = options.db ? { database: options.db } : {};
+    // Both asked for: a site folder that will be refused is refused before the pages are written.
+    if (options.html !== undefined && options.out !== undefined) await assertStaticSiteFolder(options.html);
     const markdown = options.html === undefined || options.out !== undefined ? renderHandbook(options.repo, { ...database, ...(options.out ? { out: options.out } : {}) }) : undefined;
     const site = options.html === undefined ? undefined : await writeStaticSite(options.repo, options.html, database);
     if (options.json) {

@@ -31,17 +31,12 @@ export interface StaticSite {
 }
 
 /**
- * `handbook render --html DIR`: the viewer as files, readable from any static host. The app
- * comes from the built bundle and finds, instead of /api, the same answers under data/:
- * overview.json, register.json, graph.json, stages/<id>.json, units/<unitFileName(id)>.json,
- * sources/<path>.json, and static.json, which tells it there is no search. data/ is replaced as
- * a whole, so nothing of an earlier render outlives its unit; a data/ folder this did not write
- * is left alone and the render refused.
+ * Refuses a folder the site may not be written into, before anything is written: one holding a
+ * data/ or an app file it did not write, or anyone's files (a Markdown render's folder excepted).
+ * `render --out X --html Y` checks Y with it before writing the pages, so a refused site leaves no pages behind.
  */
-export async function writeStaticSite(repo: string, out: string, options: StaticSiteOptions = {}): Promise<StaticSite> {
-  const app = options.app ?? WEB_APP_FOLDER;
+export function assertStaticSiteFolder(out: string, app: string = WEB_APP_FOLDER): string {
   if (!hasWebApp(app)) throw new HandbookError('INVALID_INPUT', notBuiltMessage(app), 'run npm run build in harness-handbook, or render Markdown without --html');
-  const handbook = openHandbook(repo, { ...(options.database ? { database: options.database } : {}), withUnresolved: false });
   const directory = path.resolve(out);
   const data = path.join(directory, 'data');
   const ours = existsSync(path.join(data, 'static.json'));
@@ -55,6 +50,23 @@ export async function writeStaticSite(repo: string, out: string, options: Static
     const others = someFilesUnder(directory, 4);
     if (others.length > 0) throw new HandbookError('INVALID_INPUT', `${directory} holds files the handbook did not write (${someFilesShown(others)})`, 'pick an empty folder for the site, or remove them');
   }
+  return directory;
+}
+
+/**
+ * `handbook render --html DIR`: the viewer as files, readable from any static host. The app
+ * comes from the built bundle and finds, instead of /api, the same answers under data/:
+ * overview.json, register.json, graph.json, stages/<id>.json, units/<unitFileName(id)>.json,
+ * sources/<path>.json, and static.json, which tells it there is no search. data/ is replaced as
+ * a whole, so nothing of an earlier render outlives its unit; a data/ folder this did not write
+ * is left alone and the render refused.
+ */
+export async function writeStaticSite(repo: string, out: string, options: StaticSiteOptions = {}): Promise<StaticSite> {
+  const app = options.app ?? WEB_APP_FOLDER;
+  if (!hasWebApp(app)) throw new HandbookError('INVALID_INPUT', notBuiltMessage(app), 'run npm run build in harness-handbook, or render Markdown without --html');
+  const handbook = openHandbook(repo, { ...(options.database ? { database: options.database } : {}), withUnresolved: false });
+  const directory = assertStaticSiteFolder(out, app);
+  const data = path.join(directory, 'data');
   if (existsSync(data)) rmSync(data, { recursive: true });
   mkdirSync(directory, { recursive: true });
   cpSync(app, directory, { recursive: true });

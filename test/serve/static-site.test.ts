@@ -121,6 +121,12 @@ describe('handbook render --html', () => {
       expect(refused.stderr).toMatch(/^handbook: .* holds files the handbook did not write \(.*\) \(pick an empty folder for the site, or remove them\)$/m);
       expect(readdirSync(folder).sort()).toEqual(before);
     }
+    // Markdown asked for too: the site's refusal comes before any page is written.
+    const pages = path.join(scratchDirectory(), 'pages');
+    const first = handbook(['render', '--repo', repo, '--out', pages, '--html', path.join(copy, 'src')]);
+    expect(first.code).toBe(2);
+    expect(first.stderr).toMatch(/holds files the handbook did not write/);
+    expect(existsSync(pages)).toBe(false);
     // A folder Markdown was rendered into, before or in the same command, takes the site beside the pages.
     const both = path.join(scratchDirectory(), 'both');
     expect(handbook(['render', '--repo', repo, '--out', both, '--html', both]).code).toBe(0);
