@@ -77,6 +77,20 @@ export function peekHandbookFile<T>(file: string, read: (database: HandbookDatab
 }
 
 /**
+ * For a missing database at a repository's default place, the nearest folder above that has one,
+ * as git finds the repository from a folder inside it.
+ */
+function handbookAbove(file: string): string | undefined {
+  if (!file.endsWith(`${path.sep}${DEFAULT_DATABASE_PATH}`)) return undefined;
+  const folder = path.dirname(path.dirname(file));
+  for (let current = folder; current !== path.dirname(current); ) {
+    current = path.dirname(current);
+    if (existsSync(path.join(current, DEFAULT_DATABASE_PATH))) return current;
+  }
+  return undefined;
+}
+
+/**
  * Opens (or, for writing, creates) the handbook database in WAL mode, checks that it is a
  * database this version understands, and runs pending migrations. Nothing is written to a file
  * that is not a handbook database.
@@ -87,7 +101,10 @@ export function openDatabase(file: string, options: { create: boolean }): Handbo
     throw new HandbookError('INVALID_INPUT', `the handbook database path ${file} is a folder`, 'pass the path of a database file with --db, e.g. .handbook/handbook.db');
   }
   if (!options.create && !existsSync(file)) {
-    throw new HandbookError('NO_HANDBOOK', `no handbook database at ${file}`, 'run `handbook build` in the repository first');
+    const above = handbookAbove(file);
+    // Run from a folder inside a built repository, "build first" would make a second handbook of the folder alone.
+    const hint = above ? `${above} has one: pass --repo ${above} or run there, or \`handbook build\` to build one for this folder alone` : 'run `handbook build` in the repository first';
+    throw new HandbookError('NO_HANDBOOK', `no handbook database at ${file}`, hint);
   }
   if (options.create) mkdirSync(path.dirname(file), { recursive: true });
   let database: HandbookDatabase;

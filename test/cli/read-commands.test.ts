@@ -73,4 +73,14 @@ describe('the read commands as a user meets them', () => {
     expect(text.stdout).toMatch(/^no location found for "zebra giraffe": no unit of the handbook matches the words of the request\n\nhow it was routed\n {2}request words {5}zebra, giraffe\n/);
     expect(handbook(['ask', 'zebra giraffe', '--repo', repo]).stdout).toBe('no location found for "zebra giraffe": no unit of the handbook matches the words of the request\n');
   });
+
+  it('run from a folder inside the repository, points at the handbook above instead of only asking for a build, which would make a second handbook of the folder', () => {
+    for (const args of [['overview'], ['ask', 'retry'], ['graph', 'stats']]) {
+      const result = spawnSync(process.execPath, [CLI, ...args], { cwd: path.join(repo, 'src', 'tools'), encoding: 'utf8', timeout: 60_000 });
+      expectOneLineError({ code: result.status, stdout: result.stdout, stderr: result.stderr }, 3, /^handbook: no handbook database at .*src\/tools\/\.handbook\/handbook\.db \(/);
+      expect(result.stderr).toContain(`(${repo} has one: pass --repo ${repo} or run there, or \`handbook build\` to build one for this folder alone)`);
+    }
+    // Nothing above: the plain hint.
+    expectOneLineError(handbook(['overview', '--repo', scratchDirectory()]), 3, /\(run `handbook build` in the repository first\)$/m);
+  });
 });
