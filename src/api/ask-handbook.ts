@@ -104,8 +104,10 @@ export async function askHandbook(root: string, request: string, options: AskOpt
       },
     });
   }
+  // Without it, an answer whose every match is gone reads as a handbook that knows nothing of the request.
+  const allGone = live.length === 0 ? { note: `the code of every match is gone since the build (${frozen} frozen); run \`handbook sync\` and ask again` } : {};
   const offline = { ...base, locations: live.slice(0, limit).map(({ location }) => location), frozen: frozenOffline, ...explained };
-  if (!provider) return offline;
+  if (!provider) return { ...offline, ...allGone };
   if (live.length === 0) return { ...offline, note: `every candidate's code is gone since the build (${frozen} frozen): the model was not asked; build again` };
 
   const { rerankWithModel } = await import('../route/model-rerank.js');

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, readFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CLI, copyOfFixture, scratchDirectory } from '../helpers/paths.js';
@@ -82,5 +82,17 @@ describe('the read commands as a user meets them', () => {
     }
     // Nothing above: the plain hint.
     expectOneLineError(handbook(['overview', '--repo', scratchDirectory()]), 3, /\(run `handbook build` in the repository first\)$/m);
+  });
+
+  it('ask says the matches are gone since the build when every one is frozen, not only "no location found"', () => {
+    const copy = path.join(scratchDirectory(), 'emptied');
+    cpSync(repo, copy, { recursive: true });
+    rmSync(path.join(copy, 'src'), { recursive: true });
+    const text = handbook(['ask', 'retry backoff', '--repo', copy]);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/^no location found for "retry backoff": the code of every match is gone since the build \(\d+ frozen\); run `handbook sync` and ask again\n$/);
+    const json = JSON.parse(handbook(['ask', 'retry backoff', '--repo', copy, '--json']).stdout);
+    expect(json).toMatchObject({ locations: [], note: expect.stringMatching(/gone since the build/) });
+    expect(json.frozen).toBeGreaterThan(0);
   });
 });
