@@ -79,6 +79,13 @@ export function formatSlot(slot: Slot, writers: StateAccess[], readers: StateAcc
   ].join('\n');
 }
 
+/** Short names, except where two of the list share one (every extension's `default`): those keep their file. */
+function distinctNames(ids: readonly string[]): string[] {
+  const count = new Map<string, number>();
+  for (const id of ids) count.set(shortName(id), (count.get(shortName(id)) ?? 0) + 1);
+  return ids.map((id) => ((count.get(shortName(id)) ?? 0) > 1 ? id : shortName(id)));
+}
+
 function stagerLine(organized: OrganizedHandbook): string {
   return organized.stager.kind === 'offline' ? 'stages by the offline stager (deterministic, no model)' : `stages by the llm stager (${organized.stager.model})`;
 }
@@ -89,7 +96,7 @@ export function formatOverview(organized: OrganizedHandbook): string {
   const lines = [overview.title, ...(overview.description ? [`  ${overview.description}`] : []), `  ${stagerLine(organized)}`, ''];
   for (const stage of organized.stages) lines.push(`  ${String(stage.position + 1).padStart(2)}. ${stage.id.padEnd(20)} ${String(stage.members.filter((member) => member.primary).length).padStart(5)} units  ${stage.description}`);
   lines.push('', `  unassigned: ${overview.counts.unassigned} of ${overview.counts.units} units`);
-  if (overview.entryPoints.length > 0) lines.push(`  entry points: ${overview.entryPoints.slice(0, 6).map(shortName).join(', ')}${overview.entryPoints.length > 6 ? ', …' : ''}`);
+  if (overview.entryPoints.length > 0) lines.push(`  entry points: ${distinctNames(overview.entryPoints.slice(0, 6)).join(', ')}${overview.entryPoints.length > 6 ? ', …' : ''}`);
   if (overview.couplingSlots.length > 0) {
     lines.push('  state coupling stages:');
     for (const slot of overview.couplingSlots.slice(0, 8)) lines.push(`    ${shortName(slot.slot)}  (${slot.stages.join(', ')})`);
@@ -100,7 +107,7 @@ export function formatOverview(organized: OrganizedHandbook): string {
 export function formatStage(stage: Stage, graph: ProgramGraph, organized: OrganizedHandbook): string {
   const primary = stage.members.filter((member) => member.primary);
   const lines = [`${stage.position + 1}. ${stage.name} (${stage.id}), ${stagerLine(organized)}`, `  ${stage.summary}`, ''];
-  if (stage.entryPoints.length > 0) lines.push(`  entry points: ${stage.entryPoints.map(shortName).join(', ')}`, '');
+  if (stage.entryPoints.length > 0) lines.push(`  entry points: ${distinctNames(stage.entryPoints).join(', ')}`, '');
   lines.push(`  members: ${primary.length}`);
   for (const member of primary) {
     const unit = graph.getUnit(member.unit);

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { formatOverview, formatStage } from '../../src/cli/format.js';
+import { ProgramGraph } from '../../src/graph/program-graph.js';
+import type { OrganizedHandbook, Stage } from '../../src/organize/model.js';
+
+const stage = (entryPoints: string[]): Stage => ({ id: 'startup', name: 'Startup', description: 'Starts', summary: 'Starts.', position: 0, members: [], entryPoints, exits: [] });
+
+function organized(entryPoints: string[]): OrganizedHandbook {
+  return {
+    stager: { kind: 'offline' },
+    stages: [stage(entryPoints)],
+    overview: { title: 't', description: '', stager: { kind: 'offline' }, stages: [], entryPoints, couplingSlots: [], counts: { units: 3, assigned: 3, unassigned: 0, files: 3 } },
+  } as unknown as OrganizedHandbook;
+}
+
+describe('the text of overview and stage', () => {
+  it('names an entry point by its full id when another one shown has the same short name, so the list tells them apart', () => {
+    const ids = ['a/one.ts#default', 'b/two.ts#default', 'src/index.ts#main'];
+    expect(formatOverview(organized(ids))).toMatch(/entry points: a\/one\.ts#default, b\/two\.ts#default, main$/m);
+    const graph = new ProgramGraph({ files: [], units: [], edges: [], slots: [], unresolved: [] });
+    expect(formatStage(stage(ids), graph, organized(ids))).toMatch(/entry points: a\/one\.ts#default, b\/two\.ts#default, main$/m);
+  });
+});
