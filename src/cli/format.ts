@@ -129,7 +129,12 @@ export function formatRegister(entries: readonly RegisterEntry[]): string {
 
 /** A slot that exists but is no shared state: "no shared state" alone would read as a register that is empty. */
 export function formatUnsharedSlot(slot: string): string {
-  return `${slot} is read or written by one unit at most, so it is not in the register (\`handbook graph state ${slot}\` shows who does)`;
+  return `${slot} is read or written by one unit at most, so it is not in the register (\`handbook graph state ${shellWord(slot)}\` shows who does)`;
+}
+
+/** An id as one shell word, so the command shown can be pasted: a path with a space, a `$field`. */
+function shellWord(text: string): string {
+  return /^[\w./@+#~:-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 /** How a request was routed (`--explain`): the words searched, stages, files, folders and seeds. */

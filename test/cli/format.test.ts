@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatOverview, formatStage } from '../../src/cli/format.js';
+import { formatOverview, formatStage, formatUnsharedSlot } from '../../src/cli/format.js';
 import { ProgramGraph } from '../../src/graph/program-graph.js';
 import type { OrganizedHandbook, Stage } from '../../src/organize/model.js';
 
@@ -19,5 +19,10 @@ describe('the text of overview and stage', () => {
     expect(formatOverview(organized(ids))).toMatch(/entry points: a\/one\.ts#default, b\/two\.ts#default, main$/m);
     const graph = new ProgramGraph({ files: [], units: [], edges: [], slots: [], unresolved: [] });
     expect(formatStage(stage(ids), graph, organized(ids))).toMatch(/entry points: a\/one\.ts#default, b\/two\.ts#default, main$/m);
+  });
+
+  it('quotes a slot id in the command it suggests when the shell would split or expand it', () => {
+    expect(formatUnsharedSlot('src/a.ts#Owner.field')).toMatch(/`handbook graph state src\/a\.ts#Owner\.field`/);
+    expect(formatUnsharedSlot("src/über dir/it's.ts#Café.$état")).toMatch(/`handbook graph state 'src\/über dir\/it'\\''s\.ts#Café\.\$état'`/);
   });
 });
