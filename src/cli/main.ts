@@ -91,7 +91,9 @@ const serveOptionsSchema = z
     port: z.coerce.number().int().min(0).max(65_535).default(DEFAULT_VIEWER_PORT),
   })
   .strict();
-const askOptionsSchema = readOptionsSchema.extend({ limit: z.coerce.number().int().positive().max(500).optional(), explain: z.boolean().optional(), model: z.string().min(1).optional() });
+/** One message for every way a --limit can be wrong: zod's own ("expected number, received NaN") speaks of types, not of the option. */
+const LIMIT_RANGE = { error: 'a whole number from 1 to 500' };
+const askOptionsSchema = readOptionsSchema.extend({ limit: z.coerce.number(LIMIT_RANGE).int(LIMIT_RANGE).min(1, LIMIT_RANGE).max(500, LIMIT_RANGE).optional(), explain: z.boolean().optional(), model: z.string().min(1).optional() });
 
 const runOptionsSchema = z
   .object({
@@ -456,7 +458,7 @@ export function createProgram(): Command {
       .command('ask')
       .description('where is a behaviour implemented? every place, ranked, checked against the live code')
       .argument('<request>', 'a behaviour in your own words, e.g. "where is secret masking done?"')
-      .option('--limit <n>', 'how many locations (default 20)')
+      .option('--limit <n>', 'how many locations, 1 to 500 (default 20)')
       .option('--explain', 'show how the request was routed: terms, stages, seeds')
       .option('--model <spec>', 'router: offline (default, deterministic) | anthropic:MODEL | openai:MODEL | openai-compatible:MODEL@URL (ranks and prunes the offline candidates)'),
   ).action(async (request: string, raw: unknown) => {

@@ -95,4 +95,11 @@ describe('the read commands as a user meets them', () => {
     expect(json).toMatchObject({ locations: [], note: expect.stringMatching(/gone since the build/) });
     expect(json.frozen).toBeGreaterThan(0);
   });
+
+  it('ask --limit out of range or not a number says what it takes, not zod\'s "expected number, received NaN"', () => {
+    for (const limit of ['abc', '0', '-1', '1.5', '501', '']) {
+      expectOneLineError(handbook(['ask', 'retry', '--limit', limit, '--repo', repo]), 2, /^handbook: invalid option --limit: a whole number from 1 to 500 \(see `handbook --help`\)$/m);
+    }
+    expect(handbook(['ask', 'retry', '--limit', '500', '--repo', repo]).code).toBe(0);
+  });
 });
