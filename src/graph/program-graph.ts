@@ -180,6 +180,8 @@ export class ProgramGraph {
     const found = this.findUnit(reference);
     if (found.length === 1) return found[0]!;
     if (found.length === 0) {
+      // A slot's id passed where a unit is asked for (`graph show X` after `register`): say which command takes it.
+      if (this.slotsNamed(reference).length > 0) throw new HandbookError('UNIT_NOT_FOUND', `"${reference}" is a state slot, not a unit`, 'its writers and readers are under `graph state` and in the register');
       const named = function* (units: readonly Unit[]): Generator<readonly [string, string]> {
         for (const unit of units) {
           for (const key of symbolKeys(unit)) yield [key, unit.id];
@@ -196,13 +198,21 @@ export class ProgramGraph {
     return this.slotsById.get(id);
   }
 
+  /** The slots a reference names: its id, or every slot whose `Owner.name` / `name` tail it is. */
+  private slotsNamed(reference: string): Slot[] {
+    const exact = this.getSlot(reference);
+    if (exact) return [exact];
+    return this.data.slots.filter((slot) => slot.id.endsWith(`#${reference}`) || slot.id.endsWith(`.${reference}`));
+  }
+
   /** Accepts a slot id or its `Owner.name` / `name` tail when that is unique. */
   getSlotOrThrow(reference: string): Slot {
     const exact = this.getSlot(reference);
     if (exact) return exact;
-    const matches = this.data.slots.filter((slot) => slot.id.endsWith(`#${reference}`) || slot.id.endsWith(`.${reference}`));
+    const matches = this.slotsNamed(reference);
     if (matches.length === 1) return matches[0]!;
     if (matches.length === 0) {
+      if (this.findUnit(reference).length > 0) throw new HandbookError('SLOT_NOT_FOUND', `"${reference}" is a unit, not a state slot`, 'graph show, callers and callees take units; pass a slot id (path/to/file.ts#Owner.field) or Owner.field here');
       const named = function* (slots: readonly Slot[]): Generator<readonly [string, string]> {
         for (const slot of slots) {
           const tail = slot.id.slice(slot.id.indexOf('#') + 1);

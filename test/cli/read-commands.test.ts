@@ -102,4 +102,11 @@ describe('the read commands as a user meets them', () => {
     }
     expect(handbook(['ask', 'retry', '--limit', '500', '--repo', repo]).code).toBe(0);
   });
+
+  it('says a slot passed for a unit is a slot, and a unit passed for a slot is a unit, with the commands that take each', () => {
+    expectOneLineError(handbook(['graph', 'show', 'src/providers/provider.ts#ToolCall.name', '--repo', repo]), 2, /^handbook: "src\/providers\/provider\.ts#ToolCall\.name" is a state slot, not a unit \(its writers and readers are under `graph state` and in the register\)$/m);
+    expectOneLineError(handbook(['graph', 'callers', 'ToolCall.name', '--repo', repo]), 2, /is a state slot, not a unit/);
+    expectOneLineError(handbook(['graph', 'state', 'AgentLoop.run', '--repo', repo]), 2, /^handbook: "AgentLoop\.run" is a unit, not a state slot \(graph show, callers and callees take units/m);
+    expectOneLineError(handbook(['register', 'maskSecrets', '--repo', repo]), 2, /is a unit, not a state slot/);
+  });
 });
