@@ -112,7 +112,7 @@ const EMPTY_RESOLUTION: FileResolution = { edges: [], unresolved: [], slots: [],
  * bumped when that changes, so a handbook stored by an earlier version is analyzed again whole
  * on its next sync instead of keeping the old records of every file the sync does not touch.
  */
-const ANALYSIS_VERSION = 8;
+const ANALYSIS_VERSION = 9;
 
 /** The settings as stored with the analysis; free of absolute paths, so it still matches after the repository moves. */
 function settingsKey(setup: CompilerSetup): string {

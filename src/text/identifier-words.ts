@@ -18,12 +18,21 @@ export function splitWords(text: string): string[] {
 
 const splitCache = new Map<string, string[]>();
 
+// Letters of any script are letters (`größe`, `Café`); ASCII text, nearly all code, keeps the cheaper patterns.
+const NON_ASCII = /[^\x00-\x7f]/;
+
 function splitUncached(text: string): string[] {
   const words: string[] = [];
-  const spaced = text
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .replace(/[^A-Za-z]+/g, ' ');
+  const spaced = NON_ASCII.test(text)
+    ? text
+        .normalize('NFC')
+        .replace(/([\p{Ll}\p{Lo}0-9])(\p{Lu})/gu, '$1 $2')
+        .replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, '$1 $2')
+        .replace(/[^\p{L}\p{M}]+/gu, ' ')
+    : text
+        .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+        .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+        .replace(/[^A-Za-z]+/g, ' ');
   for (const raw of spaced.split(' ')) {
     if (raw.length < 2) continue;
     words.push(raw.toLowerCase());

@@ -1,4 +1,4 @@
-import { copyFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { askHandbook } from '../../src/api/ask-handbook.js';
@@ -140,6 +140,21 @@ describe('ask against the live code', () => {
     expect(ambiguous.frozen).toBeGreaterThanOrEqual(1);
     expect(ambiguous.locations.every((location) => location.status !== 'moved')).toBe(true);
     expect((await handbookStatus(repo, { database: db })).counts).toMatchObject({ moved: 0, frozen: 6 });
+  });
+});
+
+describe('ask in code written with other scripts', () => {
+  it('matches words with letters outside ASCII whole, not cut at each such letter', async () => {
+    const repo = scratchDirectory();
+    mkdirSync(path.join(repo, 'src'), { recursive: true });
+    writeFileSync(path.join(repo, 'src/größe.ts'), 'export function berechneGröße(breite: number): number {\n  return breite * 2;\n}\n');
+    writeFileSync(path.join(repo, 'src/cafe.ts'), 'export class Café {\n  serve(): string {\n    return "ok";\n  }\n}\n');
+    writeFileSync(path.join(repo, 'src/other.ts'), 'export function grVe(): number {\n  return 1;\n}\nexport function caf(): number {\n  return 2;\n}\n');
+    await buildHandbook(repo);
+    const answer = await askHandbook(repo, 'where is the größe computed?', { limit: 3 });
+    expect(answer.locations[0]).toMatchObject({ file: 'src/größe.ts', symbol: 'berechneGröße' });
+    expect(answer.locations.map((location) => location.symbol)).not.toContain('grVe');
+    expect((await askHandbook(repo, 'the café', { limit: 3 })).locations[0]).toMatchObject({ file: 'src/cafe.ts', symbol: 'Café' });
   });
 });
 

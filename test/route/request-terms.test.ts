@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseRequest } from '../../src/route/request-terms.js';
+import { splitWords } from '../../src/text/identifier-words.js';
 
 const ownWords = (request: string) => [...parseRequest(request).terms].filter(([, weight]) => weight === 1).map(([term]) => term);
 
@@ -15,4 +16,12 @@ describe('the words of a request', () => {
   it('still reads a request about every place as cross-cutting', () => {
     expect(parseRequest('mask secrets in every place the agent captures output').crossCutting).toBe(true);
   });
+
+  it('keeps letters of any script in their word, composed or not, and splits their camel case', () => {
+    expect(ownWords('where is the größe of a Café computed?')).toEqual(expect.arrayContaining(['größe', 'café', 'comput']));
+    expect(ownWords('na\u0069\u0308ve')).toEqual(['naïve']);
+    expect(splitWords('berechneGrößeÜberAlles')).toEqual(['berechne', 'größe', 'über', 'alles']);
+    expect(splitWords('loadДанныеFast')).toEqual(['load', 'данные', 'fast']);
+  });
 });
+
