@@ -133,6 +133,15 @@ function settingsChange(previous: string, current: string): string | undefined {
 }
 
 /**
+ * Why a sync from the store would analyze everything again: the settings read from the tree now
+ * (tsconfigs, workspace manifests, this analyzer's version) against the ones stored with the
+ * handbook; undefined while they match. `status` asks it, so it calls stale what a sync redoes.
+ */
+export function compilerSettingsChange(root: string, stored: string): string | undefined {
+  return settingsChange(stored, settingsKey(createCompilerSetup(root)));
+}
+
+/**
  * Static analysis of a repository into a program graph, kept warm for the next change: no model
  * calls, nothing written to disk. `open` analyzes the tree (from scratch, or against a previous
  * analysis read from the store); `refresh` brings it up to date with the files as they are now,

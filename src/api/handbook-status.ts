@@ -3,7 +3,9 @@ import type { LocatorStatus } from '../locate/live-resolver.js';
 import { acceptanceStatuses, type AcceptanceStatus } from '../harness/acceptance.js';
 import { currentCommit } from './git-commit.js';
 import { liveResolverOf, sourceDiscoveryOf } from './live-resolution.js';
-import { openHandbook } from './open-handbook.js';
+import { describeProject } from '../organize/overview.js';
+import { handbookSettingsSchema } from './handbook-settings.js';
+import { type Handbook, openHandbook } from './open-handbook.js';
 
 export interface StatusReport {
   root: string;
@@ -34,6 +36,13 @@ export interface StatusReport {
   editedFiles: string[];
   /** Units that changed files hold now and the handbook does not (a function added to a known file). */
   newUnits: string[];
+  /**
+   * Why a sync would analyze everything again though no source file changed (a tsconfig's paths,
+   * a workspace package, another version of the analyzer), or null: imports may now lead elsewhere.
+   */
+  compilerSettings: string | null;
+  /** package.json or the README now describe the project otherwise than the stored overview, which a sync writes again. */
+  projectChanged: boolean;
   fresh: boolean;
   /** Acceptance records of harness runs, each checked against the files now: a write to a tested file invalidates its record. */
   acceptance: AcceptanceStatus[];
@@ -43,7 +52,8 @@ export interface StatusReport {
  * Checks every entry of the handbook against the live files: how many are fresh, changed, moved
  * or frozen, and which, which source files and units it does not hold yet, and which of its files
  * are gone or a build now leaves out. A handbook is fresh when every entry is, no file or unit is
- * missing, none of its files was edited and each is still there to analyze.
+ * missing, none of its files was edited and each is still there to analyze, and the tsconfigs and
+ * the project's description read as they did at the build (a sync would redo either).
  */
 export async function handbookStatus(root: string, options: { database?: string } = {}): Promise<StatusReport> {
   const handbook = openHandbook(root, { ...(options.database ? { database: options.database } : {}), withUnresolved: false });
@@ -79,6 +89,9 @@ export async function handbookStatus(root: string, options: { database?: string 
     const reason = skipReasonOf(discovery, file.path);
     return reason ? [{ file: file.path, reason }] : [];
   });
+  const compilerSettings = await compilerSettingsSince(handbook);
+  const project = describeProject(handbook.root);
+  const projectChanged = project.title !== handbook.organized.overview.title || project.description !== handbook.organized.overview.description;
   const found = new Set([...discovery.files.map((file) => file.path), ...skipped.map((entry) => entry.file)]);
   const goneFiles = files.map((file) => file.path).filter((file) => !found.has(file)).sort();
   return {
@@ -95,7 +108,18 @@ export async function handbookStatus(root: string, options: { database?: string 
     editedFiles,
     goneFiles,
     skipped,
-    fresh: counts.changed === 0 && counts.frozen === 0 && counts.moved === 0 && newFiles.length === 0 && newUnits.length === 0 && editedFiles.length === 0 && goneFiles.length === 0 && skipped.length === 0,
+    compilerSettings: compilerSettings ?? null,
+    projectChanged,
+    fresh: compilerSettings === undefined && !projectChanged && counts.changed === 0 && counts.frozen === 0 && counts.moved === 0 && newFiles.length === 0 && newUnits.length === 0 && editedFiles.length === 0 && goneFiles.length === 0 && skipped.length === 0,
     acceptance: acceptanceStatuses(handbook.root),
   };
+}
+
+/** The settings check a sync makes first; the compiler is loaded for it only here, to read the tsconfigs as a build does. */
+async function compilerSettingsSince(handbook: Handbook): Promise<string | undefined> {
+  const settings = handbookSettingsSchema.safeParse(handbook.generation.settings);
+  // A handbook that recorded no settings cannot be synced at all; sync says so, with what to do.
+  if (!settings.success) return undefined;
+  const { compilerSettingsChange } = await import('../analyze/analysis-session.js');
+  return compilerSettingsChange(handbook.root, settings.data.compiler);
 }

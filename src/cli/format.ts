@@ -188,6 +188,8 @@ export function formatStatus(report: StatusReport): string {
     `  built      ${report.builtAt}${report.builtCommit ? ` at commit ${report.builtCommit.slice(0, 12)}` : ''}; now ${report.head ? `at commit ${report.head.slice(0, 12)}` : 'not a git checkout'}`,
     `  entries    ${counts.fresh} fresh, ${counts.changed} changed, ${counts.moved} moved, ${counts.frozen} frozen`,
   ];
+  if (report.compilerSettings) lines.push(`  settings   ${report.compilerSettings} (a sync analyzes everything again)`);
+  if (report.projectChanged) lines.push('  project    package.json or the README describe the project otherwise (a sync writes the overview again)');
   if (report.editedFiles.length > 0) lines.push(`  edited     ${fileList(report.editedFiles)} (changed since the build: a sync re-reads them)`);
   if (report.goneFiles.length > 0) lines.push(`  gone       ${fileList(report.goneFiles)} (no longer in the tree: a sync removes them)`);
   if (report.skipped.length > 0) lines.push(`  skipped    ${skippedCount(report.skipped)} still there, now left out by analysis: ${skippedList(report.skipped)}`);

@@ -168,6 +168,8 @@ export const statusOutput = z.object({
   editedFiles: z.array(z.string()),
   goneFiles: z.array(z.string()),
   skipped: z.array(z.object({ file: z.string(), reason: z.enum(SKIP_REASONS) })),
+  compilerSettings: z.string().nullable(),
+  projectChanged: z.boolean(),
   fresh: z.boolean(),
   acceptance: z.array(z.object({ runId: z.string(), file: z.string(), valid: z.boolean(), changed: z.array(z.string()), unreadable: z.string().optional() })),
   freshness: freshnessSchema,

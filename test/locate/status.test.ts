@@ -87,6 +87,32 @@ export function brandNewThing(): number {
     expect(await handbookStatus(repo)).toMatchObject({ fresh: true, editedFiles: [] });
   });
 
+  it('is stale when a tsconfig changed though no source file did, says so, and a sync makes it fresh', async () => {
+    const repo = copyOfFixture();
+    await buildHandbook(repo);
+    // logger.ts imports through the alias: the tsconfig alone decides where that import leads.
+    const tsconfig = path.join(repo, 'tsconfig.json');
+    writeFileSync(tsconfig, readFileSync(tsconfig, 'utf8').replace('"@harness/*": ["src/*"]', '"@harness/*": ["lib/*"]'));
+    const report = await handbookStatus(repo);
+    expect(report).toMatchObject({ fresh: false, compilerSettings: 'compiler settings changed', editedFiles: [], newFiles: [], goneFiles: [] });
+    const text = spawnSync(process.execPath, [CLI, 'status', repo], { encoding: 'utf8' });
+    expect(text.status).toBe(5);
+    expect(text.stdout).toMatch(/^ {2}settings {3}compiler settings changed \(a sync analyzes everything again\)$/m);
+    expect((await syncHandbook(repo)).upToDate).toBe(false);
+    expect(await handbookStatus(repo)).toMatchObject({ fresh: true });
+  });
+
+  it('is stale when package.json describes the project otherwise, as the overview a sync writes again', async () => {
+    const repo = copyOfFixture();
+    await buildHandbook(repo);
+    const manifest = path.join(repo, 'package.json');
+    writeFileSync(manifest, JSON.stringify({ ...JSON.parse(readFileSync(manifest, 'utf8')), description: 'A harness told otherwise.' }));
+    const report = await handbookStatus(repo);
+    expect(report).toMatchObject({ fresh: false, projectChanged: true, editedFiles: [] });
+    expect((await syncHandbook(repo)).upToDate).toBe(false);
+    expect(await handbookStatus(repo)).toMatchObject({ fresh: true, projectChanged: false });
+  });
+
   it('follows a unit moved to another file by its hash, and keeps an ambiguous one frozen', async () => {
     const repo = copyOfFixture();
     await buildHandbook(repo);
