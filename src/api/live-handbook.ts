@@ -10,7 +10,7 @@ import type { ChatProvider } from '../llm/chat-types.js';
 import type { CreateProviderOptions } from '../llm/create-provider.js';
 import type { OrganizedHandbook } from '../organize/model.js';
 import { describeProject, type ProjectDescription } from '../organize/overview.js';
-import { currentGenerationOrThrow, foreignWrites, readOrganized, readPriorAnalysis, setGenerationSource, type StoredRows } from '../store/generations.js';
+import { currentGenerationOrThrow, foreignWrites, OvertakenUpdateError, readOrganized, readPriorAnalysis, setGenerationSource, type StoredRows } from '../store/generations.js';
 import { fileIdentity, identityChange } from '../store/file-identity.js';
 import { assertHandbookOf } from '../store/handbook-repository.js';
 import { databasePathFor, type HandbookDatabase, openDatabase } from '../store/open-database.js';
@@ -62,6 +62,8 @@ const COLLAPSE_FLOOR = 25;
 /** After this many refreshes the compiler state is rebuilt, so a long watch does not grow without bound. */
 const REFRESHES_PER_SESSION = 200;
 const HEAP_BOUND_BYTES = 1_500_000_000;
+/** Syncs in a row that another process may overtake before this one gives up instead of starting over again. */
+const OVERTAKEN_ATTEMPTS = 3;
 
 function readSettings(raw: unknown): HandbookSettings {
   const parsed = handbookSettingsSchema.safeParse(raw);
@@ -159,6 +161,21 @@ export class LiveHandbook {
 
   /** Brings the stored handbook up to date with the files as they are now. */
   async sync(): Promise<SyncSummary> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.syncOnce();
+      } catch (error) {
+        // Another process wrote between this sync's read and its write: its view is older than the
+        // store's, so it starts again from the store rather than writing that view over it.
+        if (!(error instanceof OvertakenUpdateError)) throw error;
+        if (attempt >= OVERTAKEN_ATTEMPTS) {
+          throw new HandbookError('DATABASE_LOCKED', `the handbook database at ${this.databasePath} was written by another process during each of ${attempt} syncs`, 'wait for the other syncs to finish and try again', { cause: error });
+        }
+      }
+    }
+  }
+
+  private async syncOnce(): Promise<SyncSummary> {
     // Before the analysis too: it would be spent on a handbook that can no longer be written.
     this.assertDatabaseInPlace();
     const started = performance.now();
@@ -249,7 +266,7 @@ export class LiveHandbook {
         started,
         assertInPlace: () => this.assertDatabaseInPlace(),
         // A full analysis writes a new generation; a change updates the current one in place.
-        ...(fullRebuild === undefined ? { update: { generation: generation.id, replaceFiles, replaceTerms, ...(this.stored ? { stored: this.stored } : {}) } } : {}),
+        ...(fullRebuild === undefined ? { update: { generation: generation.id, replaceFiles, replaceTerms, ...(this.stored ? { stored: this.stored } : {}), ...(this.matchedAt === undefined ? {} : { readAt: this.matchedAt }) } } : {}),
         ...(this.options.onProgress ? { onProgress: this.options.onProgress } : {}),
       });
     } catch (error) {

@@ -117,6 +117,21 @@ export interface GenerationUpdate {
    * are rewritten, instead of reading the members back and rewriting every slot.
    */
   stored?: StoredRows;
+  /**
+   * Other connections' commits (data_version) when the caller read the generation it updates: an
+   * update holds only the files the caller saw change, so over a generation another process
+   * wrote since it would mix that process's rows with whole-tree rows (stages, overview) computed
+   * without them. A different count inside the write refuses it with OvertakenUpdateError.
+   */
+  readAt?: number;
+}
+
+/** The generation changed under an update since its caller read it; nothing was written. */
+export class OvertakenUpdateError extends Error {
+  constructor() {
+    super('another process wrote the handbook after this sync read it');
+    this.name = 'OvertakenUpdateError';
+  }
 }
 
 /** The rows of a generation that every sync recomputes for the whole tree, as last written. */
@@ -156,7 +171,9 @@ export function updateGeneration(
   const heritage = rows.heritage;
   const changedHeritage = stored ? !sameRows(stored.heritage, heritage, edgeRowKey) : true;
   const slots = stored ? rowChanges(stored.slots, graph.slots, (slot) => slot.id, slotRowKey) : undefined;
+  // Immediate: the write lock is taken before the count is read, so no commit lands between the check and the write.
   database.transaction(() => {
+    if (update.readAt !== undefined && foreignWrites(database) !== update.readAt) throw new OvertakenUpdateError();
     for (const file of update.replaceFiles) {
       statement.deleteEdges.run(generation, generation, file);
       statement.deleteUnresolved.run(generation, generation, file);
@@ -191,7 +208,7 @@ export function updateGeneration(
       .prepare('UPDATE generations SET created_at = ?, root = ?, commit_sha = ?, settings = ?, summary = ? WHERE id = ?')
       .run(details.createdAt, details.root, details.commit, JSON.stringify(details.settings), JSON.stringify(details.summary(generation)), generation);
     writes = foreignWrites(database);
-  })();
+  }).immediate();
   return { generation, foreignWrites: writes };
 }
 
