@@ -117,7 +117,9 @@ const ANALYSIS_VERSION = 9;
 /** The settings as stored with the analysis; free of absolute paths, so it still matches after the repository moves. */
 function settingsKey(setup: CompilerSetup): string {
   const options = { ...setup.options, paths: setup.rootRelativePaths };
-  return JSON.stringify({ analysis: ANALYSIS_VERSION, options, tsconfigs: setup.tsconfigs, outDirectories: setup.outDirectories });
+  // Folder entries only where a package.json has any, so a handbook stored before they were keyed still matches without them.
+  const folderEntries = Object.keys(setup.folderEntries).length > 0 ? { folderEntries: setup.folderEntries } : {};
+  return JSON.stringify({ analysis: ANALYSIS_VERSION, options, tsconfigs: setup.tsconfigs, outDirectories: setup.outDirectories, ...folderEntries });
 }
 
 /** Why a stored analysis made under `previous` settings cannot be carried forward under `current` ones. */

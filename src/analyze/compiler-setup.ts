@@ -31,6 +31,20 @@ export interface CompilerSetup {
   workspacePackages: Record<string, string>;
   /** outDir folders of the tsconfigs, from the root: their contents are build output. */
   outDirectories: string[];
+  /**
+   * Per folder (from the root) with a package.json, the fields that decide where an import of the
+   * folder itself leads (`./lib` → its `types` or `main`), named package or not: a change there
+   * moves imports though no source file changed, as a tsconfig's paths do.
+   */
+  folderEntries: Record<string, Record<string, unknown>>;
+}
+
+/** The package.json fields module resolution reads for an import of the folder holding it. */
+const FOLDER_ENTRY_FIELDS = ['types', 'typings', 'typesVersions', 'main', 'module'] as const;
+
+function folderEntryOf(manifest: Record<string, unknown>): Record<string, unknown> | undefined {
+  const entry = Object.fromEntries(FOLDER_ENTRY_FIELDS.filter((field) => manifest[field] !== undefined).map((field) => [field, manifest[field]]));
+  return Object.keys(entry).length > 0 ? entry : undefined;
 }
 
 /** Folder listings kept across setups: a sync looks for tsconfigs every time, and most folders never change. */
@@ -118,6 +132,7 @@ export function createCompilerSetup(root: string, previous?: CompilerSetup): Com
     }
   }
   const workspacePackages: Record<string, string> = {};
+  const folderEntries: Record<string, Record<string, unknown>> = {};
   for (const file of packageJsons) {
     const directory = path.dirname(file);
     if (directory === root) continue;
@@ -128,6 +143,8 @@ export function createCompilerSetup(root: string, previous?: CompilerSetup): Com
     } catch {
       continue;
     }
+    const folderEntry = folderEntryOf(manifest);
+    if (folderEntry) folderEntries[toRootRelative(root, directory)] = folderEntry;
     if (!manifest.name || workspacePackages[manifest.name]) continue;
     workspacePackages[manifest.name] = toRootRelative(root, directory);
     if (!paths[manifest.name]) paths[manifest.name] = packageEntryCandidates(directory, manifest);
@@ -159,6 +176,7 @@ export function createCompilerSetup(root: string, previous?: CompilerSetup): Com
     tsconfigs: tsconfigs.map((file) => toRootRelative(root, file)),
     workspacePackages,
     outDirectories,
+    folderEntries,
   };
   const files = [...read].sort();
   const { stamp, newest } = stampOf(files);
