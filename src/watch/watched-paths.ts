@@ -7,10 +7,13 @@ const IGNORED_FOLDERS = new Set(['node_modules', '.git', '.handbook']);
 /** Compiler settings: paths, jsx and outDirs come from these, and the analysis rereads them on every sync. */
 const SETTINGS_FILE = /^(tsconfig.*\.json|package\.json)$/;
 
-/** A file whose change can change the handbook. */
-export function isWatchedFile(file: string): boolean {
+/** The root's README, whose first paragraph the overview quotes when package.json has no description: an edit there alone is a change. */
+const PROJECT_FILE = /^readme\.md$/i;
+
+/** A file whose change can change the handbook; the README only at `root`, the one the overview reads. */
+export function isWatchedFile(file: string, root?: string): boolean {
   const name = path.basename(file);
-  return isSourceFile(name) || SETTINGS_FILE.test(name);
+  return isSourceFile(name) || SETTINGS_FILE.test(name) || (root !== undefined && PROJECT_FILE.test(name) && path.dirname(file) === root);
 }
 
 /** chokidar's `ignored`: the ignored folders and, once chokidar knows a path is a file, every file that is not watched. */
@@ -18,6 +21,6 @@ export function ignoredUnder(root: string): (file: string, stats?: Stats) => boo
   return (file, stats) => {
     if (path.relative(root, file).split(path.sep).some((segment) => IGNORED_FOLDERS.has(segment))) return true;
     // Without stats the path may be a folder, which must be descended into whatever its name.
-    return stats?.isFile() === true && !isWatchedFile(file);
+    return stats?.isFile() === true && !isWatchedFile(file, root);
   };
 }

@@ -105,6 +105,9 @@ describe('watched paths', () => {
   it('watches sources and compiler settings, not declarations, temporary or swap files', () => {
     for (const file of ['a.ts', 'a.tsx', 'a.mts', 'a.cts', 'a.js', 'a.jsx', 'a.mjs', 'a.cjs', 'tsconfig.json', 'tsconfig.build.json', 'package.json']) expect(isWatchedFile(`/repo/src/${file}`), file).toBe(true);
     for (const file of ['a.d.ts', 'a.d.mts', 'a.ts.tmp', '.a.ts.swp', 'a.ts~', 'README.md', 'handbook.db', 'handbook.db-wal']) expect(isWatchedFile(`/repo/src/${file}`), file).toBe(false);
+    // The overview quotes the root's README only.
+    expect(isWatchedFile('/repo/README.md', '/repo')).toBe(true);
+    expect(isWatchedFile('/repo/src/README.md', '/repo')).toBe(false);
   });
 
   it('descends into every folder but node_modules, .git and .handbook', () => {

@@ -96,6 +96,24 @@ describe('handbook watch', () => {
     expect(await watching.handle.stopped()).toBeUndefined();
   });
 
+  it('syncs when the README alone changes, whose first paragraph the overview quotes without a package.json description', async () => {
+    const repo = copyOfFixture();
+    edit(repo, 'package.json', (text) => text.replace(/\n {2}"description": "[^"]*",/, ''));
+    const database = path.join(scratchDirectory(), 'handbook.db');
+    await buildHandbook(repo, { database });
+    const watching = await startWatching(repo, database);
+    try {
+      const synced = watching.next((event): event is WatchSyncEvent => event.type === 'sync');
+      edit(repo, 'README.md', (text) => text.replace('mini-harness is a small command-line harness', 'mini-harness is a tiny command-line harness'));
+      const outcome = await Promise.race([synced, new Promise<'none'>((resolve) => setTimeout(() => resolve('none'), 5_000))]);
+      expect(outcome).not.toBe('none');
+      await watching.handle.settled();
+      await expectSameAsColdBuild(repo, database, 'a README edit');
+    } finally {
+      await watching.handle.close();
+    }
+  });
+
   it('ends a burst of 500 file changes (a branch checkout) as a cold build, in far fewer syncs than events', async () => {
     const { repo, database } = await builtCopy();
     const watching = await startWatching(repo, database);
