@@ -120,6 +120,6 @@ async function compilerSettingsSince(handbook: Handbook): Promise<string | undef
   const settings = handbookSettingsSchema.safeParse(handbook.generation.settings);
   // A handbook that recorded no settings cannot be synced at all; sync says so, with what to do.
   if (!settings.success) return undefined;
-  const { compilerSettingsChange } = await import('../analyze/analysis-session.js');
+  const { compilerSettingsChange } = await import('../analyze/analysis-settings.js');
   return compilerSettingsChange(handbook.root, settings.data.compiler);
 }

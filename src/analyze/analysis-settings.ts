@@ -1,0 +1,39 @@
+import { type CompilerSetup, createCompilerSetup } from './compiler-setup.js';
+
+// Apart from the session, so `status` can compare settings without loading the whole analysis.
+
+/**
+ * What the analysis records of code that has not changed (unit fields, body words, edges):
+ * bumped when that changes, so a handbook stored by an earlier version is analyzed again whole
+ * on its next sync instead of keeping the old records of every file the sync does not touch.
+ */
+const ANALYSIS_VERSION = 9;
+
+/** The settings as stored with the analysis; free of absolute paths, so it still matches after the repository moves. */
+export function settingsKey(setup: CompilerSetup): string {
+  const options = { ...setup.options, paths: setup.rootRelativePaths };
+  // Folder entries only where a package.json has any, so a handbook stored before they were keyed still matches without them.
+  const folderEntries = Object.keys(setup.folderEntries).length > 0 ? { folderEntries: setup.folderEntries } : {};
+  return JSON.stringify({ analysis: ANALYSIS_VERSION, options, tsconfigs: setup.tsconfigs, outDirectories: setup.outDirectories, ...folderEntries });
+}
+
+/** Why a stored analysis made under `previous` settings cannot be carried forward under `current` ones. */
+export function settingsChange(previous: string, current: string): string | undefined {
+  if (previous === current) return undefined;
+  let analysis: unknown;
+  try {
+    analysis = (JSON.parse(previous) as { analysis?: unknown }).analysis;
+  } catch {
+    analysis = undefined;
+  }
+  return analysis === ANALYSIS_VERSION ? 'compiler settings changed' : 'the handbook was analyzed by another version of harness-handbook';
+}
+
+/**
+ * Why a sync from the store would analyze everything again: the settings read from the tree now
+ * (tsconfigs, workspace manifests, this analyzer's version) against the ones stored with the
+ * handbook; undefined while they match. `status` asks it, so it calls stale what a sync redoes.
+ */
+export function compilerSettingsChange(root: string, stored: string): string | undefined {
+  return settingsChange(stored, settingsKey(createCompilerSetup(root)));
+}
