@@ -165,6 +165,11 @@ export class AnalysisSession {
     return this.setup.outDirectories;
   }
 
+  /** The files the compiler settings were read from, absolute: an edit to any of them is a change though none is source. */
+  get settingsFiles(): readonly string[] {
+    return this.setup.settingsFiles;
+  }
+
   /** Brings the analysis up to date with the tree; `full` resolves every file again (and says why). */
   refresh(full?: string): AnalysisChange {
     const setup = createCompilerSetup(this.root, this.setup);

@@ -37,6 +37,8 @@ export interface CompilerSetup {
    * moves imports though no source file changed, as a tsconfig's paths do.
    */
   folderEntries: Record<string, Record<string, unknown>>;
+  /** Every file the setup was read from (tsconfigs, the files their `extends` chains name, manifests), absolute: a watcher wakes for these. */
+  settingsFiles: string[];
 }
 
 /** The package.json fields module resolution reads for an import of the folder holding it. */
@@ -177,8 +179,10 @@ export function createCompilerSetup(root: string, previous?: CompilerSetup): Com
     workspacePackages,
     outDirectories,
     folderEntries,
+    settingsFiles: [],
   };
   const files = [...read].sort();
+  setup.settingsFiles = files;
   const { stamp, newest } = stampOf(files);
   // A file written within the racy window of this read may change again without its stamp moving: such a setup is read again next time.
   if (newest < readAt - RACY_WINDOW_MS) setupSources.set(setup, { found, files, stamp });

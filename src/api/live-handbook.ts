@@ -293,6 +293,14 @@ export class LiveHandbook {
     };
   }
 
+  /**
+   * Whether the compiler settings were last read from this file (absolute): a tsconfig, a file its
+   * `extends` names, a manifest. False before the first sync has read them.
+   */
+  readsSettingsFrom(file: string): boolean {
+    return this.session?.settingsFiles.includes(file) ?? false;
+  }
+
   close(): void {
     this.session = undefined;
     this.database.close();

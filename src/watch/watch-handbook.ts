@@ -151,7 +151,7 @@ export async function watchHandbook(root: string, options: WatchOptions): Promis
   const watcher = watch(absoluteRoot, { ignoreInitial: true, ignored: ignoredUnder(absoluteRoot), ignorePermissionErrors: true });
   watcher.on('all', (event, file) => {
     // `ignored` lets through paths chokidar had no stats for; only watched files count.
-    if ((event === 'add' || event === 'change' || event === 'unlink') && isWatchedFile(file, absoluteRoot)) runner.notify();
+    if ((event === 'add' || event === 'change' || event === 'unlink') && (isWatchedFile(file, absoluteRoot) || live?.readsSettingsFrom(file))) runner.notify();
   });
   watcher.on('error', (error) => emit({ type: 'error', ...describeError(error) }));
   await new Promise<void>((resolve) => watcher.once('ready', resolve));

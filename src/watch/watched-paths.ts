@@ -21,6 +21,7 @@ export function ignoredUnder(root: string): (file: string, stats?: Stats) => boo
   return (file, stats) => {
     if (path.relative(root, file).split(path.sep).some((segment) => IGNORED_FOLDERS.has(segment))) return true;
     // Without stats the path may be a folder, which must be descended into whatever its name.
-    return stats?.isFile() === true && !isWatchedFile(file, root);
+    // JSON is let through: a tsconfig may extend a file of any name, which only the analysis knows.
+    return stats?.isFile() === true && !isWatchedFile(file, root) && !file.endsWith('.json');
   };
 }

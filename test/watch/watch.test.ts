@@ -114,6 +114,27 @@ describe('handbook watch', () => {
     }
   });
 
+  it('syncs when a file a tsconfig extends changes, whatever it is named', async () => {
+    const repo = copyOfFixture();
+    edit(repo, 'tsconfig.json', (text) => text.replace(/\n {4}"baseUrl": "\.",\n {4}"paths": \{\n[^}]*\},/, '').replace('{\n', '{\n  "extends": "./configs/base.json",\n'));
+    mkdirSync(path.join(repo, 'configs'));
+    writeFileSync(path.join(repo, 'configs/base.json'), '{ "compilerOptions": { "paths": { "@harness/*": ["../src/*"] } } }\n');
+    const database = path.join(scratchDirectory(), 'handbook.db');
+    await buildHandbook(repo, { database });
+    const watching = await startWatching(repo, database);
+    try {
+      const synced = watching.next((event): event is WatchSyncEvent => event.type === 'sync');
+      // logger.ts imports through this alias: only the extended file says where it leads.
+      edit(repo, 'configs/base.json', (text) => text.replace('../src/*', '../lib/*'));
+      const outcome = await Promise.race([synced, new Promise<'none'>((resolve) => setTimeout(() => resolve('none'), 5_000))]);
+      expect(outcome).not.toBe('none');
+      await watching.handle.settled();
+      await expectSameAsColdBuild(repo, database, 'an edit of the file a tsconfig extends');
+    } finally {
+      await watching.handle.close();
+    }
+  });
+
   it('ends a burst of 500 file changes (a branch checkout) as a cold build, in far fewer syncs than events', async () => {
     const { repo, database } = await builtCopy();
     const watching = await startWatching(repo, database);
