@@ -26,11 +26,11 @@ export function describeProject(root: string): ProjectDescription {
       // A broken package.json says nothing about the harness; the README may.
     }
   }
-  if (!description) description = readmeParagraph(root);
+  if (!description) description = readmeParagraph(root, title);
   return { title, description };
 }
 
-function readmeParagraph(root: string): string {
+function readmeParagraph(root: string, title: string): string {
   const file = ['README.md', 'readme.md', 'Readme.md'].map((name) => path.join(root, name)).find((candidate) => existsSync(candidate));
   if (!file) return '';
   let text: string;
@@ -40,12 +40,28 @@ function readmeParagraph(root: string): string {
     // An unreadable README leaves the overview without its paragraph; it is not a reason to fail a build.
     return '';
   }
-  const paragraphs = text.split(/\n\s*\n/);
-  const prose = paragraphs.find((paragraph) => {
-    const text = paragraph.trim();
-    return text.length > 40 && !/^(#|!\[|\[!|<|```|\||-|\*)/.test(text);
-  });
-  return prose ? prose.replace(/\s+/g, ' ').replace(/\[([^\]]+)\]\([^)]+\)/g, '$1').trim().slice(0, 600) : '';
+  return describingParagraph(text, title);
+}
+
+/**
+ * The README paragraph that says what the project is: the first paragraph of prose under the
+ * heading that names the project, else the first paragraph of prose anywhere. A README may open
+ * with a banner (an announcement, badges in HTML) before its own title; comment markers are
+ * dropped, since one left open in the overview's Markdown would hide the rest of the page.
+ */
+export function describingParagraph(text: string, title: string): string {
+  const wordsOf = (value: string) => value.toLowerCase().replace(/^@[^/]+\//, '').split(/[^\p{L}\p{N}]+/u).filter(Boolean).join(' ');
+  const named = wordsOf(title);
+  let heading = '';
+  const prose: Array<{ heading: string; text: string }> = [];
+  for (const paragraph of text.replace(/<!--|-->/g, '\n\n').split(/\n\s*\n/)) {
+    const trimmed = paragraph.trim();
+    const headingLine = /^#{1,6}\s+(.*)$/m.exec(trimmed);
+    if (headingLine && trimmed.startsWith('#')) heading = wordsOf(headingLine[1]!);
+    if (trimmed.length > 40 && !/^(#|!\[|\[!|<|```|\||-|\*|>)/.test(trimmed)) prose.push({ heading, text: trimmed });
+  }
+  const chosen = (named && prose.find((candidate) => candidate.heading === named)) || prose[0];
+  return chosen ? chosen.text.replace(/\s+/g, ' ').replace(/\[([^\]]+)\]\([^)]+\)/g, '$1').trim().slice(0, 600) : '';
 }
 
 
