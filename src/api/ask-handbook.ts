@@ -69,7 +69,11 @@ export async function askHandbook(root: string, request: string, options: AskOpt
   const { handbook, index, stageCoupling } = openRoutingHandbook(root, { ...(options.database ? { database: options.database } : {}), edgeKinds: ROUTED_EDGE_KINDS });
   const parsed = parseRequest(text);
   const base = { request: text, stager: handbook.organized.stager, router: 'offline' };
-  if (parsed.terms.size === 0) return { ...base, locations: [], frozen: 0, note: 'the request has no words the handbook can match: only common words, or another language' };
+  if (parsed.terms.size === 0) {
+    // Asked to explain, an answer says what it searched even when that is nothing.
+    const nothingSearched = { terms: [], stages: [], coupledStages: [], crossCutting: parsed.crossCutting, seeds: [], files: [], folders: [] };
+    return { ...base, locations: [], frozen: 0, note: 'the request has no words the handbook can match: only common words, or another language', ...(options.explain ? { explain: nothingSearched } : {}) };
+  }
 
   const { locations: routed, trace } = routeRequest(parsed, handbook.graph, handbook.organized, stageCoupling, index);
   const explained = options.explain ? { explain: trace } : {};

@@ -168,6 +168,8 @@ describe('bad input to ask', () => {
     const stopWords = await askHandbook(FIXTURE, 'where is the of and to it', { database });
     expect(stopWords.locations).toEqual([]);
     expect(stopWords.note).toMatch(/no words the handbook can match/);
+    // Asked to explain, it says what it searched: nothing.
+    expect((await askHandbook(FIXTURE, 'where is the of and to it', { database, explain: true })).explain).toMatchObject({ terms: [], seeds: [] });
     const other = await askHandbook(FIXTURE, '秘密情報はどこで隠されますか', { database });
     expect(other.locations).toEqual([]);
     expect(other.note).toBeDefined();
