@@ -3,6 +3,7 @@ import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, readFileSync
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI, PROJECT_ROOT, copyOfFixture, scratchDirectory } from '../helpers/paths.js';
+import { expectOneLineError, runCli } from '../helpers/cli-run.js';
 
 function readableByOthers(directory: string): boolean {
   for (let current = directory; ; current = path.dirname(current)) {
@@ -11,20 +12,8 @@ function readableByOthers(directory: string): boolean {
   }
 }
 
-function handbook(args: string[], options: { asUser?: number } = {}) {
-  const command = options.asUser === undefined ? process.execPath : 'setpriv';
-  const prefix = options.asUser === undefined ? [] : [`--reuid=${options.asUser}`, `--regid=${options.asUser}`, '--clear-groups', process.execPath];
-  const result = spawnSync(command, [...prefix, CLI, ...args], { encoding: 'utf8', timeout: 60_000 });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const handbook = (args: string[], options: { asUser?: number } = {}) => runCli(args, options);
 
-function expectOneLineError(result: { code: number | null; stderr: string; stdout: string }, code: number, pattern: RegExp): void {
-  expect(result.code).toBe(code);
-  expect(result.stdout).toBe('');
-  expect(result.stderr.trim().split('\n')).toHaveLength(1);
-  expect(result.stderr).toMatch(pattern);
-  expect(result.stderr).not.toMatch(/\n\s+at /);
-}
 
 describe('handbook CLI', () => {
   it('syncs after an edit: status goes from stale (5) to fresh (0), and a second sync is a no-op', () => {

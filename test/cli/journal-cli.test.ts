@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -7,12 +6,10 @@ import { entryMac, type JournalEntry } from '../../src/harness/journal-entry.js'
 import { workspaceJournalFiles } from '../../src/harness/journal-files.js';
 import { Journal, type JournalChange } from '../../src/harness/journal.js';
 import { Workspace } from '../../src/harness/workspace.js';
-import { CLI, scratchDirectory } from '../helpers/paths.js';
+import { scratchDirectory } from '../helpers/paths.js';
+import { runCli } from '../helpers/cli-run.js';
 
-function handbook(args: string[], env: Record<string, string | undefined> = {}) {
-  const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, HANDBOOK_JOURNAL_KEY: undefined, ...env } });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const handbook = (args: string[], env: Record<string, string | undefined> = {}) => runCli(args, { env: { ...process.env, HANDBOOK_JOURNAL_KEY: undefined, ...env } });
 
 /** A repository with three journaled changes made as a write tool makes them: a.txt written twice, c.txt created. */
 async function journaledRepo() {

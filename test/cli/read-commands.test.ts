@@ -3,19 +3,10 @@ import { cpSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CLI, copyOfFixture, scratchDirectory } from '../helpers/paths.js';
+import { expectOneLineError, runCli } from '../helpers/cli-run.js';
 
-function handbook(args: string[]) {
-  const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000 });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const handbook = (args: string[]) => runCli(args);
 
-function expectOneLineError(result: { code: number | null; stderr: string; stdout: string }, code: number, pattern: RegExp): void {
-  expect(result.code).toBe(code);
-  expect(result.stdout).toBe('');
-  expect(result.stderr.trim().split('\n')).toHaveLength(1);
-  expect(result.stderr).toMatch(pattern);
-  expect(result.stderr).not.toMatch(/\n\s+at /);
-}
 
 describe('the read commands as a user meets them', () => {
   let repo: string;

@@ -1,18 +1,16 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Journal, readEventLog } from '../../src/index.js';
 import { act, call, copyOfTaskFixture, eventsOnceThere, FIX_REDACT, READ_REDACT, writeScript } from '../helpers/harness-run.js';
 import { CLI, scratchDirectory } from '../helpers/paths.js';
+import { runCli } from '../helpers/cli-run.js';
 
 const MIGRATE = call('run_command', { command: 'echo migrated >> effects.log' });
 const NOTES = call('create_file', { path: 'notes.txt', content: 'masking notes\n' });
 
-function handbook(args: string[], env: NodeJS.ProcessEnv = process.env) {
-  const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'], env });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const handbook = (args: string[], env: NodeJS.ProcessEnv = process.env) => runCli(args, { env });
 
 describe('handbook resume', () => {
   it('continues a run killed mid-task without repeating a single completed effect', async () => {

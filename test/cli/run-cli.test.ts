@@ -1,14 +1,11 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { act, call, copyOfTaskFixture, FIX_REDACT, READ_REDACT, writeScript } from '../helpers/harness-run.js';
-import { CLI, PROJECT_ROOT, scratchDirectory } from '../helpers/paths.js';
+import { PROJECT_ROOT, scratchDirectory } from '../helpers/paths.js';
+import { runCli } from '../helpers/cli-run.js';
 
-function handbook(args: string[], env: NodeJS.ProcessEnv = process.env) {
-  const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'], env });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const handbook = (args: string[], env: NodeJS.ProcessEnv = process.env) => runCli(args, { env });
 
 /** The run folders a repository holds. */
 function runFolders(repo: string): string[] {

@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import path from 'node:path';
@@ -7,13 +7,11 @@ import { openHandbook, readEventLog } from '../../src/index.js';
 import { act, call, copyOfTaskFixture, eventsOnceThere, writeScript } from '../helpers/harness-run.js';
 import { CLI, scratchDirectory } from '../helpers/paths.js';
 import { syntheticRepository } from '../helpers/synthetic-repo.js';
+import { runCli } from '../helpers/cli-run.js';
 
 const LONG = 180_000;
 
-function handbook(args: string[]) {
-  const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: LONG });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const handbook = (args: string[]) => runCli(args, { timeout: LONG });
 
 /** A build of `repo`, and how long it took: what the interrupted command is timed against. */
 function timedBuild(repo: string): number {

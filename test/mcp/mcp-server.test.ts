@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -7,13 +7,11 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { CallToolResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, copyOfFixture, scratchDirectory } from '../helpers/paths.js';
+import { runCli } from '../helpers/cli-run.js';
 
 const TOOLS = ['ask', 'entry', 'overview', 'plan', 'register', 'resolve', 'stage', 'status'];
 
-function handbook(args: string[]) {
-  const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'] });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const handbook = (args: string[]) => runCli(args);
 
 function builtCopy(): string {
   const repo = copyOfFixture();

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,13 +12,11 @@ import {
   unitResponseSchema,
 } from '../../src/serve/api-schemas.js';
 import { unitFileName, unitIdOfFileName } from '../../src/serve/unit-file-name.js';
-import { CLI, PROJECT_ROOT, copyOfFixture, scratchDirectory } from '../helpers/paths.js';
+import { PROJECT_ROOT, copyOfFixture, scratchDirectory } from '../helpers/paths.js';
 import { send } from './http-client.js';
+import { runCli } from '../helpers/cli-run.js';
 
-function handbook(args: string[]) {
-  const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000 });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const handbook = (args: string[]) => runCli(args);
 
 function readJson(file: string): unknown {
   return JSON.parse(readFileSync(file, 'utf8'));
