@@ -329,7 +329,7 @@ export function createProgram(): Command {
     .option('--json', 'print the plan as JSON on stdout')
     .action(async (request: string, raw: unknown) => {
       const options = parseOptions(planOptionsSchema, raw);
-      if (options.out) assertWritableFile('--out', options.out);
+      if (options.out) assertWritableFile('--out', options.out, { root: options.repo, ...(options.db ? { database: options.db } : {}) });
       const database = options.db ? { database: options.db } : {};
       const { plan, files } = parseModelSpec(options.model).provider === 'offline' ? await planRequest(options.repo, request, database) : await planWithModel(options.repo, request, { model: options.model, ...database });
       if (options.out) writeOutputFile('--out', options.out, `${JSON.stringify(plan, null, 2)}\n`, `the plan is saved as ${files.json}`);
@@ -591,7 +591,7 @@ export function createProgram(): Command {
     .action((raw: unknown) => {
       // An empty --out is a slip, not a request for stdout; a path that cannot take the file is refused before the graph is read.
       const { out, ...read } = parseOptions(exportOptionsSchema, raw);
-      if (out !== undefined) assertWritableFile('--out', out);
+      if (out !== undefined) assertWritableFile('--out', out, { root: read.repo, ...(read.db ? { database: read.db } : {}) });
       const { handbook } = open(read);
       const text = `${JSON.stringify(handbook.graph.toData(), null, 1)}\n`;
       if (out !== undefined) writeOutputFile('--out', out, text);

@@ -1,4 +1,4 @@
-import { accessSync, constants, statSync, writeFileSync, type Stats } from 'node:fs';
+import { accessSync, constants, realpathSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { HandbookError } from '../index.js';
 import { fileProblemOf } from './system-errors.js';
@@ -17,8 +17,9 @@ function statOrUndefined(file: string): Stats | undefined {
  * there: a plan that cannot be saved where asked is refused before it is made and stored, not
  * after.
  */
-export function assertWritableFile(option: string, file: string): void {
+export function assertWritableFile(option: string, file: string, handbook?: { root: string; database?: string }): void {
   const absolute = path.resolve(file);
+  if (handbook && isHandbookFile(absolute, handbook)) throw new HandbookError('INVALID_INPUT', `${option} ${file}: a file of the handbook itself`, 'name a file outside .handbook and apart from the database');
   const stats = statOrUndefined(absolute);
   if (stats?.isDirectory()) throw new HandbookError('INVALID_INPUT', `${option} ${file}: a folder, not a file`, 'name a file to write');
   const folder = path.dirname(absolute);
@@ -27,6 +28,29 @@ export function assertWritableFile(option: string, file: string): void {
     accessSync(stats ? absolute : folder, constants.W_OK);
   } catch {
     throw new HandbookError('INVALID_INPUT', `${option} ${file}: not writable`, 'name a file you may write');
+  }
+}
+
+/**
+ * The handbook's own files: its folder in the repository, and the database wherever --db puts it
+ * with the files SQLite and the routing snapshot keep beside it. Writing output over one of them
+ * destroys the handbook the command just read. Compared by real path, so a link to one is one.
+ */
+function isHandbookFile(absolute: string, handbook: { root: string; database?: string }): boolean {
+  const target = realPathOf(absolute);
+  const folder = realPathOf(path.join(path.resolve(handbook.root), '.handbook'));
+  if (target === folder || target.startsWith(`${folder}${path.sep}`)) return true;
+  const database = realPathOf(path.resolve(handbook.database ?? path.join(handbook.root, '.handbook', 'handbook.db')));
+  return ['', '-wal', '-shm', '-journal', '.routing'].some((suffix) => target === `${database}${suffix}`);
+}
+
+/** A path with every link resolved as far as it exists: the file need not exist yet, its folder may. */
+function realPathOf(absolute: string): string {
+  try {
+    return realpathSync(absolute);
+  } catch {
+    const parent = path.dirname(absolute);
+    return parent === absolute ? absolute : path.join(realPathOf(parent), path.basename(absolute));
   }
 }
 

@@ -100,4 +100,16 @@ describe('the read commands as a user meets them', () => {
     expectOneLineError(handbook(['graph', 'state', 'AgentLoop.run', '--repo', repo]), 2, /^handbook: "AgentLoop\.run" is a unit, not a state slot \(graph show, callers and callees take units/m);
     expectOneLineError(handbook(['register', 'maskSecrets', '--repo', repo]), 2, /is a unit, not a state slot/);
   });
+
+  it('graph export and plan refuse an --out that is the handbook itself, its database (wherever --db puts it) or its folder, and the handbook still reads', () => {
+    const database = path.join(repo, '.handbook', 'handbook.db');
+    expectOneLineError(handbook(['graph', 'export', '--repo', repo, '--out', database]), 2, /^handbook: --out .*handbook\.db: a file of the handbook itself/);
+    expectOneLineError(handbook(['graph', 'export', '--repo', repo, '--out', `${database}-wal`]), 2, /a file of the handbook itself/);
+    expectOneLineError(handbook(['plan', 'mask secrets in every capture path', '--repo', repo, '--out', path.join(repo, '.handbook', 'plan.json')]), 2, /a file of the handbook itself/);
+    expect(handbook(['graph', 'stats', '--repo', repo]).code).toBe(0);
+    const elsewhere = path.join(scratchDirectory(), 'elsewhere.db');
+    expect(handbook(['build', repo, '--db', elsewhere, '--no-progress']).code).toBe(0);
+    expectOneLineError(handbook(['graph', 'export', '--repo', repo, '--db', elsewhere, '--out', elsewhere]), 2, /a file of the handbook itself/);
+    expect(handbook(['graph', 'stats', '--repo', repo, '--db', elsewhere]).code).toBe(0);
+  });
 });
