@@ -51,6 +51,13 @@ function printJson(value: unknown): void {
   print(JSON.stringify(value, null, 2));
 }
 
+/**
+ * A whole number as typed: digits only. Number() alone reads "1e2" as 100, "0x10" as 16 and an
+ * empty string as 0, so a typo became another value instead of a refusal.
+ */
+const digits = (value: unknown): unknown => (typeof value === 'string' && !/^\d+$/.test(value.trim()) ? Number.NaN : value);
+const wholeNumber = <T extends z.ZodType>(schema: T) => z.preprocess(digits, schema);
+
 const buildOptionsSchema = z.object({
   db: z.string().min(1).optional(),
   skeleton: z.string().min(1).optional(),
@@ -58,14 +65,14 @@ const buildOptionsSchema = z.object({
   model: z.string().min(1).optional(),
   json: z.boolean().optional(),
   progress: z.boolean().optional(),
-  maxFileSize: z.coerce.number().int().positive().optional(),
+  maxFileSize: wholeNumber(z.coerce.number({ error: 'a whole number of bytes' }).int().positive()).optional(),
 });
 
 const syncOptionsSchema = z.object({ db: z.string().min(1).optional(), progress: z.boolean().optional(), json: z.boolean().optional() }).strict();
 const watchOptionsSchema = z
   .object({
     db: z.string().min(1).optional(),
-    debounce: z.coerce.number().int().nonnegative().max(MAX_DEBOUNCE_MS, { error: `at most ${MAX_DEBOUNCE_MS} ms (a minute)` }).optional(),
+    debounce: wholeNumber(z.coerce.number({ error: 'a whole number of milliseconds' }).int().nonnegative().max(MAX_DEBOUNCE_MS, { error: `at most ${MAX_DEBOUNCE_MS} ms (a minute)` })).optional(),
     json: z.boolean().optional(),
   })
   .strict();
@@ -88,12 +95,12 @@ const serveOptionsSchema = z
     repo: z.string().min(1).default('.'),
     db: z.string().min(1).optional(),
     host: z.string().min(1).default(DEFAULT_VIEWER_HOST),
-    port: z.coerce.number().int().min(0).max(65_535).default(DEFAULT_VIEWER_PORT),
+    port: wholeNumber(z.coerce.number({ error: 'a whole number from 0 to 65535' }).int().min(0).max(65_535)).default(DEFAULT_VIEWER_PORT),
   })
   .strict();
 /** One message for every way a --limit can be wrong: zod's own ("expected number, received NaN") speaks of types, not of the option. */
 const LIMIT_RANGE = { error: 'a whole number from 1 to 500' };
-const askOptionsSchema = readOptionsSchema.extend({ limit: z.coerce.number(LIMIT_RANGE).int(LIMIT_RANGE).min(1, LIMIT_RANGE).max(500, LIMIT_RANGE).optional(), explain: z.boolean().optional(), model: z.string().min(1).optional() });
+const askOptionsSchema = readOptionsSchema.extend({ limit: wholeNumber(z.coerce.number(LIMIT_RANGE).int(LIMIT_RANGE).min(1, LIMIT_RANGE).max(500, LIMIT_RANGE)).optional(), explain: z.boolean().optional(), model: z.string().min(1).optional() });
 
 const runOptionsSchema = z
   .object({
@@ -106,8 +113,8 @@ const runOptionsSchema = z
     escalate: z.string().min(1).optional(),
     toolMode: z.enum(TOOL_MODES).optional(),
     repo: z.string().min(1).default('.'),
-    maxSteps: z.coerce.number().int().positive().optional(),
-    wallClock: z.coerce.number().int().positive().optional(),
+    maxSteps: wholeNumber(z.coerce.number({ error: 'a whole number of steps' }).int().positive()).optional(),
+    wallClock: wholeNumber(z.coerce.number({ error: 'a whole number of seconds' }).int().positive()).optional(),
     policy: z.string().min(1).optional(),
     json: z.boolean().optional(),
     quiet: z.boolean().optional(),

@@ -112,4 +112,11 @@ describe('the read commands as a user meets them', () => {
     expectOneLineError(handbook(['graph', 'export', '--repo', repo, '--db', elsewhere, '--out', elsewhere]), 2, /a file of the handbook itself/);
     expect(handbook(['graph', 'stats', '--repo', repo, '--db', elsewhere]).code).toBe(0);
   });
+
+  it('takes a number option only as digits: 1e2, 0x10 and an empty value are refused, not read as 100, 16 and 0', () => {
+    for (const limit of ['1e2', '0x10', '', ' ', '5.0']) expectOneLineError(handbook(['ask', 'mask secrets', '--repo', repo, '--limit', limit]), 2, /--limit.*a whole number from 1 to 500/);
+    expectOneLineError(handbook(['build', repo, '--max-file-size', '1e6']), 2, /invalid option --max-file-size/);
+    expect(JSON.parse(handbook(['ask', 'mask secrets', '--repo', repo, '--limit', '2', '--json']).stdout).locations).toHaveLength(2);
+  });
 });
+

@@ -428,7 +428,10 @@ describe('handbook watch (CLI)', () => {
     const watch = spawnWatch([repo, '--db', database, '--debounce', 'soon']);
     expect(await watch.exited).toBe(2);
     expect(watch.stderr()).toMatch(/--debounce/);
-    const tooLong = spawnWatch([repo, '--db', database, '--debounce', '1e10']);
+    const notDigits = spawnWatch([repo, '--db', database, '--debounce', '1e3']);
+    expect(await notDigits.exited).toBe(2);
+    expect(notDigits.stderr()).toBe('handbook: invalid option --debounce: a whole number of milliseconds (see `handbook --help`)\n');
+    const tooLong = spawnWatch([repo, '--db', database, '--debounce', '10000000000']);
     expect(await tooLong.exited).toBe(2);
     expect(tooLong.stderr()).toBe('handbook: invalid option --debounce: at most 60000 ms (a minute) (see `handbook --help`)\n');
     expect(openHandbook(repo, { database }).summary.generation).toBe(1);
