@@ -96,22 +96,29 @@ describe('handbook watch', () => {
     expect(await watching.handle.stopped()).toBeUndefined();
   });
 
+  /** Watches, makes one change, and expects a sync within 5 s that leaves what a cold build of the tree gives. */
+  async function expectSyncedAsColdBuild(repo: string, database: string, what: string, change: () => void): Promise<void> {
+    const watching = await startWatching(repo, database);
+    try {
+      const synced = watching.next((event): event is WatchSyncEvent => event.type === 'sync');
+      change();
+      const outcome = await Promise.race([synced, new Promise<'none'>((resolve) => setTimeout(() => resolve('none'), 5_000))]);
+      expect(outcome).not.toBe('none');
+      await watching.handle.settled();
+      await expectSameAsColdBuild(repo, database, what);
+    } finally {
+      await watching.handle.close();
+    }
+  }
+
   it('syncs when the README alone changes, whose first paragraph the overview quotes without a package.json description', async () => {
     const repo = copyOfFixture();
     edit(repo, 'package.json', (text) => text.replace(/\n {2}"description": "[^"]*",/, ''));
     const database = path.join(scratchDirectory(), 'handbook.db');
     await buildHandbook(repo, { database });
-    const watching = await startWatching(repo, database);
-    try {
-      const synced = watching.next((event): event is WatchSyncEvent => event.type === 'sync');
-      edit(repo, 'README.md', (text) => text.replace('mini-harness is a small command-line harness', 'mini-harness is a tiny command-line harness'));
-      const outcome = await Promise.race([synced, new Promise<'none'>((resolve) => setTimeout(() => resolve('none'), 5_000))]);
-      expect(outcome).not.toBe('none');
-      await watching.handle.settled();
-      await expectSameAsColdBuild(repo, database, 'a README edit');
-    } finally {
-      await watching.handle.close();
-    }
+    await expectSyncedAsColdBuild(repo, database, 'a README edit', () =>
+      edit(repo, 'README.md', (text) => text.replace('mini-harness is a small command-line harness', 'mini-harness is a tiny command-line harness')),
+    );
   });
 
   it('syncs when a file a tsconfig extends changes, whatever it is named', async () => {
@@ -121,18 +128,8 @@ describe('handbook watch', () => {
     writeFileSync(path.join(repo, 'configs/base.json'), '{ "compilerOptions": { "paths": { "@harness/*": ["../src/*"] } } }\n');
     const database = path.join(scratchDirectory(), 'handbook.db');
     await buildHandbook(repo, { database });
-    const watching = await startWatching(repo, database);
-    try {
-      const synced = watching.next((event): event is WatchSyncEvent => event.type === 'sync');
-      // logger.ts imports through this alias: only the extended file says where it leads.
-      edit(repo, 'configs/base.json', (text) => text.replace('../src/*', '../lib/*'));
-      const outcome = await Promise.race([synced, new Promise<'none'>((resolve) => setTimeout(() => resolve('none'), 5_000))]);
-      expect(outcome).not.toBe('none');
-      await watching.handle.settled();
-      await expectSameAsColdBuild(repo, database, 'an edit of the file a tsconfig extends');
-    } finally {
-      await watching.handle.close();
-    }
+    // logger.ts imports through this alias: only the extended file says where it leads.
+    await expectSyncedAsColdBuild(repo, database, 'an edit of the file a tsconfig extends', () => edit(repo, 'configs/base.json', (text) => text.replace('../src/*', '../lib/*')));
   });
 
   it('ends a burst of 500 file changes (a branch checkout) as a cold build, in far fewer syncs than events', async () => {
