@@ -58,7 +58,7 @@ export function taskOf(plan: EditPlan): TaskSpecInput {
     planId: plan.id,
     scope: [...plan.scope, ...plan.newFiles],
     exitCriteria: {
-      checks: plan.checks.map((check) => ({ name: check.name, command: check.command })),
+      checks: plan.checks.map((check) => ({ name: check.name, command: check.command, ...(check.cwd === undefined ? {} : { cwd: check.cwd }) })),
       targetsMustChange: plan.targets.filter((target) => target.action === 'modify').map((target) => ({ file: target.file, symbol: target.symbol, hash: target.hash })),
       typecheck: plan.typecheck,
     },

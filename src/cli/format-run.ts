@@ -88,7 +88,7 @@ export function formatPlan(plan: EditPlan, markdown: string): string {
     `  targets    ${plan.targets.length} in ${files} file(s)`,
     ...plan.targets.map((target) => `    ${target.file}:${target.line} ${target.symbol} (${target.action})`),
     `  context    ${plan.context.length} site(s) to read`,
-    `  checks     ${[...plan.checks.map((check) => check.command), ...(plan.typecheck ? ['typecheck'] : [])].join('; ') || 'none'}`,
+    `  checks     ${[...plan.checks.map((check) => (check.cwd === undefined ? check.command : `${check.command} (in ${check.cwd})`)), ...(plan.typecheck ? ['typecheck'] : [])].join('; ') || 'none'}`,
     `  risks      ${plan.risks.length === 0 ? 'no shared state coupled' : plan.risks.map((risk) => risk.slot ?? risk.stages.join('+')).join(', ')}`,
     ...plan.failures.map((failure) => `  ✗ ${failure}`),
     `  written    ${markdown}`,

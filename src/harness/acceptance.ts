@@ -22,7 +22,7 @@ export interface WorkspaceSnapshot {
   files: Record<string, string>;
 }
 
-const checkRunSchema = z.object({ name: z.string(), command: z.string(), exitCode: z.number().int().nullable(), durationMs: z.number(), outputDigest: z.string() });
+const checkRunSchema = z.object({ name: z.string(), command: z.string(), cwd: z.string().optional(), exitCode: z.number().int().nullable(), durationMs: z.number(), outputDigest: z.string() });
 export type CheckRun = z.output<typeof checkRunSchema>;
 
 export const acceptanceRecordSchema = z.object({

@@ -19,7 +19,7 @@ import { LoopGuards, type LoopFinding } from './loop-guards.js';
 import type { OperationLog, ReconcileOutcome, StartedOperation } from './operation-log.js';
 import { ReadLedger } from './read-ledger.js';
 import { runShellCommand } from './run-shell-command.js';
-import type { TaskSpec } from './task.js';
+import { checkDirectory, type TaskSpec } from './task.js';
 import { systemPrompt, taskMessage } from './task-prompt.js';
 import { TaskStateMachine, type StateReason, type TerminalState } from './task-state.js';
 import type { HandbookView, SearchFunction, ToolContext } from './tool-context.js';
@@ -114,7 +114,7 @@ export async function runHarnessTask(options: HarnessRunOptions): Promise<Harnes
   const workspaceOptions = { maxWriteBytes: options.maxWriteBytes ?? 2_000_000 };
   const workspace = options.components?.fileGate === false ? new UngatedWorkspace(options.repo, task.scope, workspaceOptions) : new Workspace(options.repo, task.scope, workspaceOptions);
   const verifier = await ExitCriteriaVerifier.start(workspace, task.exitCriteria, {
-    runCheck: (check) => runShellCommand(check.command, { cwd: workspace.root, timeoutMs: check.timeoutMs, signal }),
+    runCheck: (check) => runShellCommand(check.command, { cwd: checkDirectory(workspace.root, check), timeoutMs: check.timeoutMs, signal }),
     typecheck: () => typecheckRepository(workspace.root),
     readSource: options.readSource ?? liveSourceReader(workspace.root),
     ...(options.extraCriteria ? { extraCriteria: options.extraCriteria } : {}),
@@ -393,7 +393,7 @@ export async function runHarnessTask(options: HarnessRunOptions): Promise<Harnes
     const checks: CheckRun[] = [];
     criteria = await verifier.verify(version, (check, outcome) => {
       context.onCheck(check, outcome);
-      checks.push({ name: check.name, command: check.command, exitCode: outcome.exitCode, durationMs: outcome.durationMs, outputDigest: outcome.outputDigest });
+      checks.push({ name: check.name, command: check.command, ...(check.cwd === undefined ? {} : { cwd: check.cwd }), exitCode: outcome.exitCode, durationMs: outcome.durationMs, outputDigest: outcome.outputDigest });
     });
     const missing = missingOf(criteria);
     if (missing.length > 0) return { missing };

@@ -33,7 +33,7 @@ export function taskMessage(task: TaskSpec, completion?: string): string {
   if (completion !== undefined) return [`Task: ${task.text}`, '', `Finish with ${completion}: the harness checks what you submit and answers with every failure it finds.`].join('\n');
   const criteria = task.exitCriteria;
   const lines = [
-    ...criteria.checks.map((check) => `- check "${check.name}": \`${check.command}\` must exit 0 (run it with run_check {"name": "${check.name}"})`),
+    ...criteria.checks.map((check) => `- check "${check.name}": \`${check.command}\`${check.cwd === undefined ? '' : ` (run in ${check.cwd})`} must exit 0 (run it with run_check {"name": "${check.name}"})`),
     ...criteria.filesMustChange.map((file) => `- ${file} must change`),
     ...criteria.targetsMustChange.map((target) => `- ${locatorId(target)} must change (it is a plan target)`),
     ...criteria.locatorsMustStayFresh.map((locator) => `- ${locatorId(locator)} must stay as it is`),

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { z } from 'zod';
 import { tokenLimitsSchema } from './context-budget.js';
 
@@ -11,9 +12,20 @@ const checkSchema = z.object({
   name: z.string().min(1).regex(/^[\w.:-]+$/, 'a check name holds letters, digits and . _ : - only'),
   /** A shell command run in the repository; the check passes when it exits 0. */
   command: z.string().min(1),
+  /** The folder under the repository root the command runs in (a monorepo's package); the root when absent. */
+  cwd: z
+    .string()
+    .min(1)
+    .refine((folder) => !path.posix.isAbsolute(folder) && !folder.includes('\\') && !folder.split('/').includes('..'), 'a check folder is named from the repository root, inside it')
+    .optional(),
   timeoutMs: z.number().int().positive().default(300_000),
 });
 export type ExitCheck = z.output<typeof checkSchema>;
+
+/** Where a check's command runs: its package folder under the repository root, or the root. */
+export function checkDirectory(root: string, check: Pick<ExitCheck, 'cwd'>): string {
+  return check.cwd === undefined ? root : path.join(root, check.cwd);
+}
 
 const locatorSchema = z.object({
   file: z.string().min(1),

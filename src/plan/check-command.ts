@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -19,26 +19,56 @@ const RUNNERS: readonly (readonly string[])[] = [
 ];
 const RUNNER_NAMES = RUNNERS.map((runner) => runner.join(' ')).join(', ');
 
-/** Why `command` may not check a plan, or undefined when it runs the repository's tests and nothing else. */
-export function checkCommandProblem(root: string, command: string, isTestFile: (file: string) => boolean): string | undefined {
-  const text = command.trim();
+/** A check as the gate judges it: its command, and the package folder it runs in (the root when absent). */
+export interface CheckCommand {
+  command: string;
+  cwd?: string | undefined;
+}
+
+/** Why `check` may not check a plan, or undefined when it runs the repository's tests and nothing else. */
+export function checkCommandProblem(root: string, check: CheckCommand, isTestFile: (file: string) => boolean): string | undefined {
+  const folder = check.cwd ?? '';
+  if (check.cwd !== undefined) {
+    const problem = folderProblem(root, check.cwd);
+    if (problem) return problem;
+  }
+  // Files are named from the folder the command runs in; the handbook names them from the root.
+  const fromRoot = (file: string) => path.posix.normalize(path.posix.join(folder, file));
+  const text = check.command.trim();
   // `&&` alone joins runs (it stops at the first failure); anything else the shell would act on is refused.
   if (/[;|&`$<>()\\\n\r]/.test(text.replace(/ && /g, ' '))) return 'a check is a test command, not a shell program';
   const segments = text.split(' && ').map(words);
-  const named = segments.flat().filter((word) => isTestFile(word));
+  const named = segments.flat().filter((word) => isTestFile(fromRoot(word)));
   const scripts = segments.filter(isTestScript);
   if (named.length === 0 && scripts.length === 0) return 'it names no test file: a check runs the tests that reach the targets, or `npm test`';
-  if (scripts.length > 0 && !hasTestScript(root)) return 'the repository has no test script';
+  if (scripts.length > 0 && !hasTestScript(path.join(root, folder))) return check.cwd === undefined ? 'the repository has no test script' : `${check.cwd} has no test script`;
   for (const segment of segments) {
     if (isTestScript(segment)) continue;
     const runner = RUNNERS.find((candidate) => candidate.every((word, index) => segment[index] === word));
     const files = runner ? segment.slice(runner.length) : [];
-    if (!runner || files.length === 0 || !files.every((file) => isTestFile(file))) {
+    if (!runner || files.length === 0 || !files.every((file) => isTestFile(fromRoot(file)))) {
       return `\`${segment.join(' ')}\` is not a test runner on test files: a check is \`npm test\` or one of ${RUNNER_NAMES} followed by the test files only`;
     }
   }
-  const missing = named.filter((file) => !existsSync(path.join(root, file)));
+  const outside = named.filter((file) => path.posix.isAbsolute(file) || fromRoot(file).startsWith('../'));
+  if (outside.length > 0) return `it names test files outside the repository: ${outside.join(', ')}`;
+  const missing = named.filter((file) => !existsSync(path.join(root, fromRoot(file))));
   return missing.length > 0 ? `it names test files that do not exist: ${missing.join(', ')}` : undefined;
+}
+
+/** Why a check may not run in `folder`: it must be a package folder of the repository, named from its root. */
+function folderProblem(root: string, folder: string): string | undefined {
+  const named = path.posix.normalize(folder).replace(/\/+$/, '');
+  if (folder.includes('\\') || path.posix.isAbsolute(named) || named === '.' || named === '..' || named.startsWith('../')) return `its folder ${folder} is not a folder of the repository named from its root`;
+  if (named !== folder) return `its folder ${folder} is not named from the repository's root: name it ${named}`;
+  if (folder.split('/').some((part) => part === 'node_modules' || part === '.git' || part === '.handbook')) return `its folder ${folder} is not the repository's own code`;
+  const absolute = path.join(root, folder);
+  if (!existsSync(absolute) || !statSync(absolute).isDirectory()) return `its folder ${folder} does not exist`;
+  const real = realpathSync(absolute);
+  const realRoot = realpathSync(root);
+  if (real !== realRoot && !real.startsWith(realRoot + path.sep)) return `its folder ${folder} leads outside the repository`;
+  if (!existsSync(path.join(absolute, 'package.json'))) return `its folder ${folder} is not a package (no package.json): a check runs in the repository's root or in one of its packages`;
+  return undefined;
 }
 
 /** A segment's words, a quoted file name unquoted; quotes can hold no expansion, since `$` and backticks are refused. */

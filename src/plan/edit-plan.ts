@@ -35,6 +35,11 @@ export type PlanContext = z.output<typeof planContextSchema>;
 export const planCheckSchema = z.object({
   name: z.string().min(1).regex(/^[\w.:-]+$/),
   command: z.string().min(1),
+  /**
+   * The package folder, from the repository root, the command runs in: a monorepo's package
+   * runs its tests with its own runner and config. The root when absent.
+   */
+  cwd: z.string().min(1).optional(),
   /** Why this check: which targets it reaches, or that it is the typecheck. */
   reason: z.string().min(1),
 });

@@ -18,7 +18,7 @@ export const planSubmissionSchema = z
     context: z.array(planContextSchema).default([]).describe('units to read but not change (callers, callees, state readers or writers), each cited with its locator'),
     scope: z.array(z.string().min(1)).describe("the files the change may write (globs allowed): every target's file"),
     newFiles: z.array(z.string().min(1)).default([]).describe('files the change creates; each must also be in the scope'),
-    checks: z.array(planCheckSchema).describe('commands that test the change, each exiting 0 when it holds'),
+    checks: z.array(planCheckSchema).describe('commands that test the change, each exiting 0 when it holds; in a monorepo, cwd names the package folder (from the root) a command runs in, and its test files are named from that folder'),
     typecheck: z.boolean().optional().describe('whether the repository must also type-check (default: whether it has a tsconfig.json)'),
     risks: z.array(planRiskSchema).default([]).describe('shared state the change couples to, with the stages it touches'),
   })

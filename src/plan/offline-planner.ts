@@ -231,22 +231,58 @@ function checksFor(root: string, graph: ProgramGraph, files: readonly string[]):
     }
     frontier = next;
   }
-  const checks: PlanCheck[] = [];
-  const sorted = [...tests].sort();
-  if (sorted.length > 0) checks.push({ name: 'tests', command: testCommand(root, sorted), reason: `the tests that reach the targets through imports: ${sorted.join(', ')}` });
-  return checks;
+  // A monorepo's package runs its own tests, with its own runner and config: one check per package.
+  const byPackage = new Map<string, string[]>();
+  const packageOf = packageFolderFinder(root);
+  for (const test of [...tests].sort()) {
+    const folder = packageOf(test);
+    byPackage.set(folder, [...(byPackage.get(folder) ?? []), test]);
+  }
+  return [...byPackage].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([folder, files]) => {
+    const name = byPackage.size === 1 ? 'tests' : `tests:${folder.replace(/[^\w.:-]+/g, '.') || 'root'}`;
+    const reason = `the tests that reach the targets through imports: ${files.join(', ')}`;
+    const inPackage = folder === '' ? undefined : testCommand(path.join(root, folder), files.map((file) => file.slice(folder.length + 1)));
+    return inPackage ? { name, command: inPackage, cwd: folder, reason } : { name, command: testCommand(root, files) ?? nodeCommand(files), reason };
+  });
 }
 
-/** How this repository runs the given test files: its runner with the files, or its own test script. */
-function testCommand(root: string, tests: readonly string[]): string {
-  const manifestFile = path.join(root, 'package.json');
-  const manifest = readManifest(manifestFile);
+/**
+ * The package folder each file belongs to: the nearest folder above it, below the root, with a
+ * package.json; '' for the root's own files.
+ */
+function packageFolderFinder(root: string): (file: string) => string {
+  const known = new Map<string, string>();
+  const folderOf = (folder: string): string => {
+    if (folder === '.' || folder === '') return '';
+    let found = known.get(folder);
+    if (found === undefined) {
+      found = existsSync(path.join(root, folder, 'package.json')) ? folder : folderOf(path.posix.dirname(folder));
+      known.set(folder, found);
+    }
+    return found;
+  };
+  return (file) => folderOf(path.posix.dirname(file));
+}
+
+/**
+ * How the package at `folder` runs the given test files (named from that folder): its runner with
+ * the files, or its own test script. Undefined when its manifest names neither, so that the
+ * repository root, whose runner or script may cover every package, runs them instead; at the root,
+ * node itself runs them.
+ */
+function testCommand(folder: string, tests: readonly string[]): string | undefined {
+  const manifest = readManifest(path.join(folder, 'package.json'));
   const dependencies = { ...manifest.dependencies, ...manifest.devDependencies };
   const files = tests.map(shellQuote).join(' ');
   if (dependencies.vitest) return `npx vitest run ${files}`;
   if (dependencies.jest) return `npx jest ${files}`;
   if (dependencies.mocha) return `npx mocha ${files}`;
   if (manifest.scripts?.test) return 'npm test';
+  return undefined;
+}
+
+/** Test files run by node itself, when no manifest names a runner or a test script. */
+function nodeCommand(tests: readonly string[]): string {
   return tests.map((file) => (/\.[cm]?js$/.test(file) ? `node ${shellQuote(file)}` : `node --test ${shellQuote(file)}`)).join(' && ');
 }
 

@@ -82,8 +82,8 @@ export async function gatePlan(root: string, plan: PlanDraft, read: LiveSourceRe
   }
   if (plan.typecheck && !existsSync(path.join(root, 'tsconfig.json'))) failures.push('the plan asks for a typecheck, but the repository has no tsconfig.json to type-check with');
   for (const check of plan.checks) {
-    const problem = checkCommandProblem(root, check.command, isTestFile);
-    if (problem) failures.push(`check ${check.name} (\`${check.command}\`): ${problem}`);
+    const problem = checkCommandProblem(root, check, isTestFile);
+    if (problem) failures.push(`check ${check.name} (\`${check.command}\`${check.cwd === undefined ? '' : ` in ${check.cwd}`}): ${problem}`);
   }
   if (plan.checks.length === 0 && !plan.typecheck) failures.push('the plan has no check: no test reaches the targets and the repository has no tsconfig.json to type-check');
   return failures;

@@ -55,7 +55,7 @@ export function renderPlanMarkdown(plan: EditPlan): string {
   lines.push('## Targets', '', ...(plan.targets.length === 0 ? ['(none)'] : plan.targets.map((target) => `- **${target.action}** \`${target.symbol}\` ${target.file}:${target.line}-${target.endLine}: ${target.intent}. _${target.why}_`)), '');
   lines.push('## Context to read', '', ...(plan.context.length === 0 ? ['(none)'] : plan.context.map((item) => `- \`${item.symbol}\` ${item.file}:${item.line}-${item.endLine} (${item.relation}): ${item.why}`)), '');
   lines.push('## Scope', '', ...plan.scope.map((file) => `- ${file}`), ...plan.newFiles.map((file) => `- ${file} (new)`), '');
-  lines.push('## Checks', '', ...plan.checks.map((check) => `- \`${check.command}\`: ${check.reason}`), ...(plan.typecheck ? ['- the repository type-checks (tsconfig.json)'] : []), '');
+  lines.push('## Checks', '', ...plan.checks.map((check) => `- \`${check.command}\`${check.cwd === undefined ? '' : ` in ${check.cwd}`}: ${check.reason}`), ...(plan.typecheck ? ['- the repository type-checks (tsconfig.json)'] : []), '');
   lines.push('## Risks', '', ...(plan.risks.length === 0 ? ['(no shared state coupled)'] : plan.risks.map((risk) => `- ${risk.why}`)), '');
   return `${lines.join('\n')}`;
 }

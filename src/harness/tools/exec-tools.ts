@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { runShellCommand } from '../run-shell-command.js';
+import { checkDirectory } from '../task.js';
 import type { ToolContext } from '../tool-context.js';
 import type { ToolContract } from '../tool-contract.js';
 
@@ -22,13 +23,13 @@ export const runCheckTool: ToolContract<z.output<typeof runCheckInput>, ToolCont
       return { ok: false, content: `there is no check named "${input.name}"; the task's checks are: ${names.length === 0 ? '(none)' : names.join(', ')}`, rule: 'unknown-check' };
     }
     const version = context.version;
-    const outcome = await runShellCommand(check.command, { cwd: context.workspace.root, timeoutMs: check.timeoutMs, signal });
+    const outcome = await runShellCommand(check.command, { cwd: checkDirectory(context.workspace.root, check), timeoutMs: check.timeoutMs, signal });
     context.verifier.recordCheck(check.name, outcome, version);
     context.onCheck(check, outcome);
     const verdict = outcome.timedOut ? `timed out after ${check.timeoutMs} ms` : `exited ${outcome.exitCode ?? 'by a signal'}`;
     return {
       ok: outcome.exitCode === 0,
-      content: `check ${check.name} (\`${check.command}\`) ${verdict} in ${outcome.durationMs} ms\n${outcome.output}`,
+      content: `check ${check.name} (\`${check.command}\`${check.cwd === undefined ? '' : ` in ${check.cwd}`}) ${verdict} in ${outcome.durationMs} ms\n${outcome.output}`,
       data: { check: check.name, exitCode: outcome.exitCode, outputDigest: outcome.outputDigest },
     };
   },
