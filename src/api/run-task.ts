@@ -10,6 +10,7 @@ import { OperationLog } from '../harness/operation-log.js';
 import { openRunMemory, type RunMemory } from '../store/run-memory.js';
 import { readJsonInput } from '../text/read-json-input.js';
 import { handbookSearch } from './handbook-search.js';
+import { assertJournalVerifies } from './journal.js';
 import { liveSourceOf } from './live-resolution.js';
 import type { SyncSummary } from './live-handbook.js';
 import { openHandbook } from './open-handbook.js';
@@ -98,6 +99,7 @@ export async function runTask(repo: string, options: RunTaskOptions): Promise<Ru
   if (!TOOL_SET_NAMES.includes(toolSet)) throw new HandbookError('INVALID_INPUT', `unknown tool set "${String(toolSet)}"`, `use one of ${TOOL_SET_NAMES.join(', ')}`);
   // Every input is checked before the run folder exists: a call refused on its input leaves no run behind that `resume` would find damaged.
   const inputs = await checkInputs(options.model, options);
+  if (options.components?.journal !== false) assertJournalVerifies(root);
   // Must-change files are judged against the task's start, which a resumed run must still know.
   const baselines = fileBaselines(new Workspace(root), task.exitCriteria.filesMustChange);
   const record = {
@@ -135,6 +137,7 @@ export async function resumeTask(repo: string, runId: string, options: ResumeTas
   interruptedRunLogs(folder, runId);
   const record = { ...stored, model: options.model ?? stored.model };
   const inputs = await checkInputs(record.model, options);
+  if (options.components?.journal !== false) assertJournalVerifies(root);
   // Claimed only once the inputs passed, so a refused resume leaves the folder as it was; the logs
   // are read again under the claim, as the run they were read from may have gone on meanwhile.
   const release = claimRun(folder, runId);

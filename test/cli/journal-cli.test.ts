@@ -1,13 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runTask } from '../../src/api/run-task.js';
 import { entryMac, type JournalEntry } from '../../src/harness/journal-entry.js';
 import { workspaceJournalFiles } from '../../src/harness/journal-files.js';
 import { Journal, type JournalChange } from '../../src/harness/journal.js';
 import { Workspace } from '../../src/harness/workspace.js';
+import { act, call, FIXTURE_CHECK, READ_REDACT, writeScript } from '../helpers/harness-run.js';
 import { scratchDirectory } from '../helpers/paths.js';
-import { runCli } from '../helpers/cli-run.js';
+import { plannedFixture } from '../helpers/plan-fixture.js';
+import { expectOneLineError, runCli } from '../helpers/cli-run.js';
 
 const handbook = (args: string[], env: Record<string, string | undefined> = {}) => runCli(args, { env: { ...process.env, HANDBOOK_JOURNAL_KEY: undefined, ...env } });
 
@@ -131,5 +134,54 @@ describe('handbook rollback', () => {
     const result = handbook(['rollback', '2', '--repo', repo.root]);
     expect(result).toEqual({ code: 10, stdout: 'restored a.txt (seq 2, write)\nrefused line 3 (c.txt): c.txt changed since seq 3: restoring it would destroy that change\nrolled back 1 of 2 writes\n', stderr: '' });
     expect([repo.read('a.txt'), repo.read('c.txt')]).toEqual(['one', 'mine now']);
+  });
+});
+
+describe('a run on a journal that does not verify', () => {
+  /** A planned repository holding a run stopped after three journaled writes, none of them to the plan's targets. */
+  async function interruptedRun() {
+    const { repo, plan } = await plannedFixture();
+    const create = (file: string) => call('create_file', { path: file, content: `${file}\n` });
+    const stop = new AbortController();
+    const stopped = await runTask(repo, {
+      task: { text: 'Write notes.', exitCriteria: { checks: [FIXTURE_CHECK] } },
+      model: `script:${writeScript([act(create('a.txt')), act(create('b.txt')), act(create('c.txt')), act(READ_REDACT)])}`,
+      signal: stop.signal,
+      onEvent: (event) => {
+        if (event.type === 'tool_result' && event.tool === 'create_file' && Journal.open(repo, { env: {} }).entries().length === 3) stop.abort();
+      },
+    });
+    expect(stopped.reason.kind).toBe('aborted');
+    return { repo, plan, runId: stopped.runId, journal: path.join(repo, '.handbook', 'journal', 'journal.jsonl') };
+  }
+
+  // The writer's check of the whole journal comes at its first write: a run started on a broken journal called the model and ran checks, and every write failed.
+  it('refuses run, apply and resume in one line, exit 9, before writing anything', async () => {
+    const { repo, plan, runId, journal } = await interruptedRun();
+    const lines = readFileSync(journal, 'utf8').trimEnd().split('\n');
+    const tampered: Array<[string, string[], RegExp]> = [
+      ['edited', [lines[0]!.replace('a.txt', 'z.txt'), ...lines.slice(1)], /line 1: mac mismatch/],
+      ['dropped', [lines[0]!, lines[2]!], /line 2: holds seq 3/],
+      ['not JSON', [lines[0]!, '{"seq": 2,', lines[2]!], /line 2: not JSON/],
+    ];
+    const runs = path.join(repo, '.handbook', 'runs');
+    const before = { runs: readdirSync(runs).sort(), events: readFileSync(path.join(runs, runId, 'events.jsonl'), 'utf8'), redact: readFileSync(path.join(repo, 'src/redact.js'), 'utf8') };
+    const script = `script:${writeScript([act(READ_REDACT), act(call('edit_file', { path: 'src/redact.js', old_text: '  return text;\n', new_text: '  return "";\n' }))])}`;
+    for (const [damage, journalLines, reason] of tampered) {
+      const text = `${journalLines.join('\n')}\n`;
+      writeFileSync(journal, text);
+      for (const args of [
+        ['run', '--repo', repo, '--task', 'Mask API keys', '--check', FIXTURE_CHECK.command, '--model', script],
+        ['apply', plan.id, '--repo', repo, '--yes', '--model', script],
+        ['resume', runId, '--repo', repo, '--model', script],
+      ]) {
+        const result = handbook(args);
+        expect({ damage, command: args[0], stderr: result.stderr }).toEqual({ damage, command: args[0], stderr: expect.stringMatching(/^handbook: the journal of writes failed its check, so the run was not started: .*\(run `handbook journal verify` for the first broken link, then restore/) });
+        expectOneLineError(result, 9, reason);
+        expect({ runs: readdirSync(runs).sort(), events: readFileSync(path.join(runs, runId, 'events.jsonl'), 'utf8'), redact: readFileSync(path.join(repo, 'src/redact.js'), 'utf8') }).toEqual(before);
+        expect(readFileSync(journal, 'utf8')).toBe(text);
+      }
+    }
+    expect(existsSync(path.join(repo, '.handbook', 'acceptance'))).toBe(false);
   });
 });
