@@ -117,7 +117,7 @@ export async function planWithModel(repo: string, request: string, options: Mode
   const completion = submitPlanTool(async (submission) => (judged = await acceptOrReject(root, draftOf(submission, fixed), readSource, isTestFile)));
 
   const search = options.search ?? handbookSearch(root, options.database);
-  const folder = newRunFolder(runsFolder(root, options), 'plan');
+  const folder = newRunFolder(runsFolder(root, options), stampedId('plan'));
   const log = new EventLog(eventsFile(folder));
   const events = new EventStream();
   events.on((event) => log.append(event));

@@ -8,9 +8,9 @@ export function runsFolder(root: string, options: { runsDirectory?: string }): s
 }
 
 /** A new run folder, made exclusively: the folder a run that never started removes is always its own. */
-export function newRunFolder(runs: string, label?: string): string {
+export function newRunFolder(runs: string, id: string = stampedId()): string {
   mkdirSync(runs, { recursive: true });
-  const folder = path.join(runs, stampedId(label));
+  const folder = path.join(runs, id);
   mkdirSync(folder);
   return folder;
 }

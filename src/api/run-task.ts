@@ -17,6 +17,7 @@ import { openHandbook } from './open-handbook.js';
 import { noNewFrozen, planRunSchema, syncAfterPlanRun, type PlanRun } from './plan-run.js';
 import { claimRun } from './run-owner.js';
 import { discardIfNeverStarted, eventsFile, newRunFolder, runsFolder } from './run-folder.js';
+import { stampedId } from './time-stamp.js';
 import { EventStream, type EventListener, type HarnessEvent } from '../harness/events.js';
 import { ExitCriteriaVerifier, fileBaselines } from '../harness/exit-criteria.js';
 import { Workspace } from '../harness/workspace.js';
@@ -82,7 +83,12 @@ const runRecordSchema = z.object({ task: taskSpecSchema, model: z.string(), tool
  * event to .handbook/runs/<id>/events.jsonl. The task must carry exit criteria: completion is
  * what the harness verifies, so a task it could not verify could never complete.
  */
-export async function runTask(repo: string, options: RunTaskOptions): Promise<RunTaskResult> {
+export function runTask(repo: string, options: RunTaskOptions): Promise<RunTaskResult> {
+  return runTaskAs(repo, options, stampedId());
+}
+
+/** `runTask` under an id its caller chose, to name the run before it starts (apply, in its claim on the plan). */
+export async function runTaskAs(repo: string, options: RunTaskOptions, runId: string): Promise<RunTaskResult> {
   const root = assertRepositoryRoot(repo);
   const parsed = taskSpecSchema.safeParse(options.task);
   if (!parsed.success) {
@@ -109,8 +115,8 @@ export async function runTask(repo: string, options: RunTaskOptions): Promise<Ru
     toolSet,
     ...(options.plan ? { plan: options.plan } : {}),
   } as const;
-  const folder = newRunFolder(runsFolder(root, options));
-  const release = claimRun(folder, path.basename(folder));
+  const folder = newRunFolder(runsFolder(root, options), runId);
+  const release = claimRun(folder, runId);
   try {
     writeFileSync(path.join(folder, 'run.json'), `${JSON.stringify(record, null, 2)}\n`);
     return await execute(root, folder, record, options, inputs, new EventStream());

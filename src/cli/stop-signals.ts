@@ -14,8 +14,8 @@ import { constants } from 'node:os';
  * second ends the process at once (128 + the signal's number, as the shell reports a kill).
  *
  * The handler stays registered after the first signal: signal-exit (loaded with proper-lockfile
- * at a run's first journaled write) re-raises a signal when it finds itself the only listener,
- * which a `once` handler, gone by then, would leave it, ending the process mid-run.
+ * at a run's first journaled write, or as apply claims its plan) re-raises a signal when it finds
+ * itself the only listener, which a `once` handler, gone by then, would leave it, ending the process mid-run.
  */
 export async function abortOnStop<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const controller = new AbortController();

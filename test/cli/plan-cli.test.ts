@@ -2,10 +2,10 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readEventLog } from '../../src/index.js';
+import { Journal, readEventLog } from '../../src/index.js';
 import { act, call, copyOfTaskFixture, eventsOnceThere, writeScript } from '../helpers/harness-run.js';
 import { CLI, PROJECT_ROOT, scratchDirectory } from '../helpers/paths.js';
-import { runCli } from '../helpers/cli-run.js';
+import { expectOneLineError, runCli, type CliResult } from '../helpers/cli-run.js';
 
 const handbook = (args: string[], env: NodeJS.ProcessEnv = process.env) => runCli(args, { env });
 
@@ -122,6 +122,33 @@ describe('handbook plan and apply', () => {
     expect([result.code, result.stderr.trim()]).toEqual([2, expect.stringMatching(/^handbook: --out \/dev\/full: cannot write it \(no space left on the device\); the plan is saved as \S+plan-[\w-]+\.json /)]);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
   });
+
+  // Both passed the gate, both edited the files and both wrote an acceptance record.
+  it('refuses a second apply of a plan another process is applying, naming its run, in one line', async () => {
+    const repo = copyOfTaskFixture();
+    expect(handbook(['build', repo, '--no-progress']).code).toBe(0);
+    const plan = JSON.parse(handbook(['plan', 'mask secrets in every capture path', '--repo', repo, '--json']).stdout) as { id: string; status: string };
+    expect(plan.status).toBe('accepted');
+    const runsBefore = runFolders(repo);
+    const apply = () =>
+      new Promise<CliResult>((resolve) => {
+        const child = spawn(process.execPath, [CLI, 'apply', plan.id, '--repo', repo, '--model', `script:${path.join(PROJECT_ROOT, 'fixtures/scripts/apply-mask-capture.json')}`, '--yes', '--json', '--quiet'], { stdio: ['ignore', 'pipe', 'pipe'] });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+        child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+        child.once('close', (code) => resolve({ code, stdout, stderr }));
+      });
+    const results = await Promise.all([apply(), apply()]);
+    const [applied, refused] = results[0]!.code === 0 ? results : [results[1]!, results[0]!];
+    expect([applied!.code, applied!.stderr]).toEqual([0, '']);
+    const run = JSON.parse(applied!.stdout) as { runId: string; state: string };
+    expect(run.state).toBe('COMPLETE');
+    expectOneLineError(refused!, 2, new RegExp(`^handbook: plan ${plan.id} is already being applied by run ${run.runId} \\(wait for it to end`));
+    expect(readdirSync(path.join(repo, '.handbook', 'acceptance'))).toEqual([`${run.runId}.json`]);
+    expect(runFolders(repo).sort()).toEqual([...runsBefore, run.runId].sort());
+    expect(new Set(Journal.open(repo).entries().map((entry) => entry.runId))).toEqual(new Set([run.runId]));
+  }, 60_000);
 
   it('an apply refused on its input (model, key, policy) says so in one line, exit 2, and leaves no run folder behind', () => {
     const repo = copyOfTaskFixture();
