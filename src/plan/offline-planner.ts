@@ -214,23 +214,32 @@ function isTestFile(graph: ProgramGraph, file: string): boolean {
   return flags.get(file) ?? looksLikeTestFile(file);
 }
 
-/** The tests that import a target's file, directly or through up to a few other files, run the way the repository runs its tests. */
+/** Tests that need more than the code (a model, a service, a browser): a check runs them only when no other test reaches the targets. */
+const HEAVY_TEST = /(^|\/)(evals?|benchmarks?|bench|e2e|integration-tests?|perf-tests|memory-tests)\/|\.(int|integration|e2e|evals?)\.(test|spec)\.[cm]?[jt]sx?$/;
+
+/**
+ * The tests nearest the targets' files through imports, run the way the repository runs its
+ * tests: those importing a target's file, or else those a step further back, up to a few steps.
+ * Nearest only: through a package's index, every test of every package reaches everything.
+ */
 function checksFor(root: string, graph: ProgramGraph, files: readonly string[]): PlanCheck[] {
-  const tests = new Set<string>();
+  const light = new Set<string>();
+  const heavy = new Set<string>();
   let frontier = new Set(files);
   const seen = new Set(files);
-  for (let depth = 0; depth < TEST_IMPORT_DEPTH && frontier.size > 0; depth++) {
+  for (let depth = 0; depth < TEST_IMPORT_DEPTH && frontier.size > 0 && light.size === 0; depth++) {
     const next = new Set<string>();
     for (const file of frontier) {
       for (const edge of graph.inEdges(file, 'imports')) {
         if (seen.has(edge.from)) continue;
         seen.add(edge.from);
-        if (isTestFile(graph, edge.from)) tests.add(edge.from);
+        if (isTestFile(graph, edge.from)) (HEAVY_TEST.test(edge.from) ? heavy : light).add(edge.from);
         else next.add(edge.from);
       }
     }
     frontier = next;
   }
+  const tests = light.size > 0 ? light : heavy;
   // A monorepo's package runs its own tests, with its own runner and config: one check per package.
   const byPackage = new Map<string, string[]>();
   const packageOf = packageFolderFinder(root);

@@ -62,6 +62,23 @@ describe('checks in a monorepo', () => {
   });
 });
 
+describe('the tests a plan checks with', () => {
+  // Through an index that re-exports everything, every test reaches every target; evals and
+  // integration tests need a model or a service. Neither is the change's own test.
+  it('are the nearest ones through imports, and not evals or integration tests while unit tests reach the targets', async () => {
+    const repo = monorepoFixture();
+    const inPackage = (file: string) => path.join(repo, PACKAGE, file);
+    writeFileSync(inPackage('src/index.js'), "export * from './capture.js';\nexport * from './redact.js';\nexport * from './transcript.js';\n");
+    writeFileSync(inPackage('test/index.test.mjs'), "import * as harness from '../src/index.js';\nconsole.log(Object.keys(harness));\n");
+    writeFileSync(inPackage('test/redact.int.test.mjs'), "import { redact } from '../src/redact.js';\nredact('x');\n");
+    mkdirSync(inPackage('evals'));
+    writeFileSync(inPackage('evals/mask.test.mjs'), "import { redact } from '../src/redact.js';\nredact('x');\n");
+    await buildHandbook(repo, {});
+    const { plan } = await planRequest(repo, CAPTURE_REQUEST);
+    expect(plan.checks).toEqual([expect.objectContaining({ cwd: PACKAGE, reason: `the tests that reach the targets through imports: ${PACKAGE}/test/redact.test.mjs, ${PACKAGE}/test/transcript.test.mjs` })]);
+  });
+});
+
 describe('the plan gate on the folder a check runs in', () => {
   const gate = (repo: string, plan: PlanDraft) => gatePlan(repo, plan, liveSourceOf(openHandbook(repo, { withUnresolved: false })));
 
