@@ -1,5 +1,6 @@
 import { shortName } from '../index.js';
 import type { AskResult, StatusReport, SyncSummary, BuildSummary, WatchEvent, Neighbour, OrganizedHandbook, ProgramGraph, RegisterEntry, SkippedFile, Slot, Stage, StateAccess, Unit } from '../index.js';
+import { linesPhrase } from '../text/line-list.js';
 
 function counts(record: Partial<Record<string, number>>): string {
   const parts = Object.entries(record)
@@ -61,7 +62,7 @@ export function formatUnit(unit: Unit, callers: Neighbour[], callees: Neighbour[
 export function formatNeighbours(title: string, neighbours: Neighbour[], direction: 'callers' | 'callees'): string {
   if (neighbours.length === 0) return `${title}: none`;
   const rows = neighbours.map(({ unit, lines, via }) => {
-    const at = direction === 'callers' ? `${unit.file}:${lines.join(',')}` : `${unit.file}:${unit.startLine}  (called at line ${lines.join(',')})`;
+    const at = direction === 'callers' ? `${unit.file}:${lines.join(',')}` : `${unit.file}:${unit.startLine}  (called at ${linesPhrase(lines)})`;
     return `  ${unit.id}  ${at}${via === 'dispatch' ? '  (through an interface or override)' : ''}`;
   });
   return [`${title}: ${neighbours.length}`, ...rows].join('\n');

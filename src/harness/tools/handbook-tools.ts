@@ -6,6 +6,7 @@ import { type LiveUnit, liveUnitsOf } from '../../locate/live-file-units.js';
 import type { Stage, StageMember } from '../../organize/model.js';
 import type { HandbookView, ToolContext } from '../tool-context.js';
 import type { ToolContract, ToolOutput } from '../tool-contract.js';
+import { linesPhrase } from '../../text/line-list.js';
 
 /**
  * The planner's navigation tools: the handbook's stages, units, call graph and state register,
@@ -115,7 +116,7 @@ export const callersTool: ToolContract<z.output<typeof unitInput>, ToolContext> 
   run: async (input, context) =>
     withUnit(context, input.unit, async (handbook, unit) => {
       const callers = handbook.graph.callers(unit.id);
-      const rows = callers.map((caller) => `${neighbourLine(handbook, caller)}: calls it at line ${caller.lines.join(', ')}`);
+      const rows = callers.map((caller) => `${neighbourLine(handbook, caller)}: calls it at ${linesPhrase(caller.lines)}`);
       return { ok: true, content: listing(`callers of ${unit.id}`, rows), data: { count: callers.length } };
     }),
 };
@@ -128,7 +129,7 @@ export const calleesTool: ToolContract<z.output<typeof unitInput>, ToolContext> 
   run: async (input, context) =>
     withUnit(context, input.unit, async (handbook, unit) => {
       const callees = handbook.graph.callees(unit.id);
-      const rows = callees.map((callee) => `${neighbourLine(handbook, callee)}: called at line ${callee.lines.join(', ')}`);
+      const rows = callees.map((callee) => `${neighbourLine(handbook, callee)}: called at ${linesPhrase(callee.lines)}`);
       return { ok: true, content: listing(`callees of ${unit.id}`, rows), data: { count: callees.length } };
     }),
 };
@@ -145,7 +146,7 @@ export const stateTool: ToolContract<z.output<typeof stateInput>, ToolContext> =
       resolving(() => {
         const slot = handbook.graph.getSlotOrThrow(input.slot);
         const entry = handbook.register.find((candidate) => candidate.slot === slot.id);
-        const access = (list: ReadonlyArray<{ unit: Unit; lines: number[] }>): string[] => list.map(({ unit, lines }) => `- ${unit.id} (${unit.file}:${unit.startLine}-${unit.endLine}, stage ${stageOf(handbook, unit.id) ?? 'none'}) at line ${lines.join(', ')}`);
+        const access = (list: ReadonlyArray<{ unit: Unit; lines: number[] }>): string[] => list.map(({ unit, lines }) => `- ${unit.id} (${unit.file}:${unit.startLine}-${unit.endLine}, stage ${stageOf(handbook, unit.id) ?? 'none'}) at ${linesPhrase(lines)}`);
         const writers = handbook.graph.writers(slot.id);
         const readers = handbook.graph.readers(slot.id);
         const lines = [
