@@ -62,12 +62,17 @@ export function registerHandbookPages(server: McpServer, fresh: FreshHandbook): 
   );
 }
 
-/** Resources have no error result: a library error becomes the protocol error, in its one line. */
+/**
+ * Resources have no error result: a library error becomes the protocol error, in its one line.
+ * Before the first build no page exists, which the protocol says with its own code, not as an
+ * internal error of the server.
+ */
 async function readable<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (HandbookError.isInstance(error)) throw new Error(`${error.message}${error.hint ? ` (${error.hint})` : ''}`);
-    throw error;
+    if (!HandbookError.isInstance(error)) throw error;
+    const message = `${error.message}${error.hint ? ` (${error.hint})` : ''}`;
+    throw error.code === 'NO_HANDBOOK' ? new McpError(RESOURCE_NOT_FOUND, message) : new Error(message);
   }
 }

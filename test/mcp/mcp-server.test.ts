@@ -305,7 +305,7 @@ describe('handbook mcp', () => {
     const { client } = await connect(bare);
     expect(await callError(client, 'overview', {})).toMatch(/^no handbook at .*handbook\.db \(run `handbook build` first\)$/);
     expect((await client.listResources()).resources).toEqual([]);
-    await expect(client.readResource({ uri: 'handbook://overview' })).rejects.toThrow(/no handbook at .*run `handbook build` first/);
+    await expect(client.readResource({ uri: 'handbook://overview' })).rejects.toMatchObject({ code: -32002, message: expect.stringMatching(/no handbook at .*run `handbook build` first/) });
     expect(handbook(['build', bare, '--no-progress']).code).toBe(0);
     expect((await call(client, 'overview')).title).toBe('mini-harness');
     expect((await client.listResources()).resources.length).toBeGreaterThan(3);
