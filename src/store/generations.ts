@@ -21,9 +21,6 @@ import type { HandbookDatabase } from './open-database.js';
 import type { FileAnalysis } from '../analyze/analysis-session.js';
 import type { DeclarationDigest } from '../analyze/declaration-digest.js';
 
-/** Rows per transaction: small enough that a kill loses little work, large enough to be fast. */
-const CHUNK = 5_000;
-
 export interface GenerationInfo {
   id: number;
   createdAt: string;
@@ -43,17 +40,13 @@ export interface FileDetails {
   resolvedCallLines?: readonly number[];
 }
 
-function chunked<T>(database: HandbookDatabase, rows: readonly T[], write: (row: T) => void): void {
-  const writeChunk = database.transaction((chunk: readonly T[]) => {
-    for (const row of chunk) write(row);
-  });
-  for (let start = 0; start < rows.length; start += CHUNK) writeChunk(rows.slice(start, start + CHUNK));
-}
-
 /**
- * Writes a whole new generation beside the current one, then switches to it in one
- * transaction. Until that switch, readers see the previous generation; a process killed
- * before it leaves a `building` generation that the next write removes.
+ * Writes a whole new generation beside the current one and switches to it, in one transaction
+ * that holds the write lock throughout: written in several, a second build's write would delete
+ * the `building` generation this one was still filling and take its id, so it waits for the lock
+ * instead, or is refused as locked. Readers see the previous generation until the commit; a
+ * process killed before it leaves nothing (a `building` generation left by an older version is
+ * removed here).
  */
 export function writeGeneration(
   database: HandbookDatabase,
@@ -70,29 +63,27 @@ export function writeGeneration(
     summary: (generation: number) => unknown;
   },
 ): WrittenGeneration {
-  database.prepare("DELETE FROM generations WHERE status = 'building'").run();
-  removeOrphanRows(database);
-  const generation = Number(
-    database
-      .prepare("INSERT INTO generations (status, created_at, root, commit_sha, settings) VALUES ('building', ?, ?, ?, ?)")
-      .run(details.createdAt, details.root, details.commit, JSON.stringify(details.settings)).lastInsertRowid,
-  );
-  insertGraphRows(database, generation, graph, details.files, (rows, write) => chunked(database, rows, write));
-  writeOrganized(database, generation, organized);
-  const insertTerms = database.prepare('INSERT INTO search_terms VALUES (?, ?, ?)');
-  chunked(database, [...searchTerms], ([unit, terms]) => insertTerms.run(generation, unit, terms));
-
-  let writes = 0;
-  database.transaction(() => {
+  return database.transaction((): WrittenGeneration => {
+    database.prepare("DELETE FROM generations WHERE status = 'building'").run();
+    removeOrphanRows(database);
+    const generation = Number(
+      database
+        .prepare("INSERT INTO generations (status, created_at, root, commit_sha, settings) VALUES ('building', ?, ?, ?, ?)")
+        .run(details.createdAt, details.root, details.commit, JSON.stringify(details.settings)).lastInsertRowid,
+    );
+    insertGraphRows(database, generation, graph, details.files);
+    writeStageRows(database, generation, organized);
+    writeMemberRows(database, generation, organized);
+    const insertTerms = database.prepare('INSERT INTO search_terms VALUES (?, ?, ?)');
+    for (const [unit, terms] of searchTerms) insertTerms.run(generation, unit, terms);
     database
       .prepare("UPDATE generations SET status = 'complete', summary = ? WHERE id = ?")
       .run(JSON.stringify(details.summary(generation)), generation);
     database.prepare("INSERT INTO meta (key, value) VALUES ('current_generation', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(String(generation));
     database.prepare('DELETE FROM generations WHERE id <> ?').run(generation);
-    writes = foreignWrites(database);
-  })();
-  removeOrphanRows(database);
-  return { generation, foreignWrites: writes };
+    removeOrphanRows(database);
+    return { generation, foreignWrites: foreignWrites(database) };
+  }).immediate();
 }
 
 /**
@@ -195,7 +186,7 @@ export function updateGeneration(
       edges: [...rows.edges, ...(changedHeritage ? heritage : fileHeritage)],
       slots: slots ? slots.written : graph.slots,
       unresolved: rows.unresolved,
-    }, details.files, (list, write) => { for (const row of list) write(row); });
+    }, details.files);
     writeStageRows(database, generation, organized);
     updateMemberRows(database, generation, organized, stored?.organized);
     for (const unit of update.replaceTerms) {
@@ -212,33 +203,27 @@ export function updateGeneration(
   return { generation, foreignWrites: writes };
 }
 
-type RowWriter = <T>(rows: readonly T[], write: (row: T) => void) => void;
-
-function insertGraphRows(database: HandbookDatabase, generation: number, graph: ProgramGraphData, fileDetails: ReadonlyMap<string, FileDetails>, each: RowWriter): void {
+function insertGraphRows(database: HandbookDatabase, generation: number, graph: ProgramGraphData, fileDetails: ReadonlyMap<string, FileDetails>): void {
   const insertFile = database.prepare(
     'INSERT INTO files (generation, path, size, hash, lines, test, parse_errors, external_imports, declarations, call_sites, resolved_calls, resolved_call_lines) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
-  each(graph.files, (file) => {
+  for (const file of graph.files) {
     const details = fileDetails.get(file.path);
     insertFile.run(generation, file.path, file.size, file.hash, file.lines, file.test ? 1 : 0, file.parseErrors, JSON.stringify(file.externalImports),
       JSON.stringify(details?.declarations ?? {}), details?.callSites ?? 0, details?.resolvedCalls ?? 0,
       details?.resolvedCallLines ? JSON.stringify(details.resolvedCallLines) : null);
-  });
+  }
   const insertUnit = database.prepare('INSERT INTO units (generation, id, kind, file, symbol, start_line, end_line, signature, doc, exported, hash, parent, literals, words) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
-  each(graph.units, (unit) =>
+  for (const unit of graph.units) {
     insertUnit.run(generation, unit.id, unit.kind, unit.file, unit.symbol, unit.startLine, unit.endLine, unit.signature,
-      unit.doc, unit.exported ? 1 : 0, unit.hash, unit.parent ?? null, unit.literals, unit.words));
+      unit.doc, unit.exported ? 1 : 0, unit.hash, unit.parent ?? null, unit.literals, unit.words);
+  }
   const insertEdge = database.prepare('INSERT INTO edges VALUES (?, ?, ?, ?, ?, ?)');
-  each(graph.edges, (edge) => insertEdge.run(generation, edge.kind, edge.from, edge.to, JSON.stringify(edge.lines), edge.via ?? null));
+  for (const edge of graph.edges) insertEdge.run(generation, edge.kind, edge.from, edge.to, JSON.stringify(edge.lines), edge.via ?? null);
   const insertSlot = database.prepare('INSERT INTO slots VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
-  each(graph.slots, (slot) => insertSlot.run(generation, slot.id, slot.kind, slot.file, slot.owner, slot.name, slot.line, slot.type));
+  for (const slot of graph.slots) insertSlot.run(generation, slot.id, slot.kind, slot.file, slot.owner, slot.name, slot.line, slot.type);
   const insertUnresolved = database.prepare('INSERT INTO unresolved VALUES (?, ?, ?, ?, ?)');
-  each(graph.unresolved, (call) => insertUnresolved.run(generation, call.from, call.text, call.line, call.reason));
-}
-
-function writeOrganized(database: HandbookDatabase, generation: number, organized: OrganizedHandbook): void {
-  database.transaction(() => writeStageRows(database, generation, organized))();
-  writeMemberRows(database, generation, organized, (rows, write) => chunked(database, rows, write));
+  for (const call of graph.unresolved) insertUnresolved.run(generation, call.from, call.text, call.line, call.reason);
 }
 
 function writeStageRows(database: HandbookDatabase, generation: number, organized: OrganizedHandbook): void {
@@ -323,10 +308,10 @@ function updateMemberRows(database: HandbookDatabase, generation: number, organi
   }
 }
 
-function writeMemberRows(database: HandbookDatabase, generation: number, organized: OrganizedHandbook, each: RowWriter): void {
+function writeMemberRows(database: HandbookDatabase, generation: number, organized: OrganizedHandbook): void {
   const insertMember = database.prepare('INSERT INTO stage_members VALUES (?, ?, ?, ?, ?)');
   const members = organized.stages.flatMap((stage) => stage.members.map((member) => ({ stage: stage.id, ...member })));
-  each(members, (member) => insertMember.run(generation, member.stage, member.unit, member.score, member.primary ? 1 : 0));
+  for (const member of members) insertMember.run(generation, member.stage, member.unit, member.score, member.primary ? 1 : 0);
 }
 
 /** Reads the stages, overview and unassigned list of a generation. */

@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { buildHandbook } from '../../src/api/build-handbook.js';
 import { openHandbook } from '../../src/api/open-handbook.js';
 import { HandbookError } from '../../src/errors.js';
+import * as generations from '../../src/store/generations.js';
+import { openDatabase } from '../../src/store/open-database.js';
 import { PROJECT_ROOT, copyOfFixture, scratchDirectory } from '../helpers/paths.js';
 import { syntheticRepository } from '../helpers/synthetic-repo.js';
 
@@ -59,6 +61,45 @@ describe('the handbook store', () => {
     database.close();
     expect(await codeOf(() => openHandbook(repo))).toBe('DATABASE_TOO_NEW');
     expect(await codeOf(() => buildHandbook(repo))).toBe('DATABASE_TOO_NEW');
+  });
+
+  it('lets no second build write while a build writes its generation: it waits for the lock, never clears the one being written', async () => {
+    const repo = copyOfFixture();
+    const file = path.join(scratchDirectory(), 'handbook.db');
+    const built = await buildHandbook(repo, { database: file });
+    const rewrite = (database: ReturnType<typeof openDatabase>, searchTerms: ReadonlyMap<string, string>) => {
+      const current = generations.currentGenerationOrThrow(database);
+      return generations.writeGeneration(database, generations.readGraph(database, current.id), generations.readOrganized(database, current.id), searchTerms, {
+        root: current.root, commit: current.commit, createdAt: new Date().toISOString(), settings: current.settings, files: new Map(), summary: () => current.summary,
+      });
+    };
+    const first = openDatabase(file, { create: true });
+    const second = openDatabase(file, { create: true });
+    second.pragma('busy_timeout = 0');
+    let secondOutcome = 'not run';
+    // The second build reaches its write while the first is between its rows.
+    class InterleavedTerms extends Map<string, string> {
+      override *[Symbol.iterator](): MapIterator<[string, string]> {
+        try {
+          rewrite(second, generations.readSearchTerms(second, generations.currentGenerationOrThrow(second).id));
+          secondOutcome = 'written';
+        } catch (error) {
+          secondOutcome = String(error);
+        }
+        yield* super[Symbol.iterator]();
+      }
+    }
+    try {
+      const written = rewrite(first, new InterleavedTerms(generations.readSearchTerms(first, built.generation)));
+      expect(secondOutcome).toMatch(/SQLITE_BUSY|database is locked/);
+      expect(openHandbook(repo, { database: file }).generation.id).toBe(written.generation);
+      expect(openHandbook(repo, { database: file }).graph.units.length).toBe(Object.values(built.units).reduce((a, b) => a + b, 0));
+      // Once the first is done, the second writes as any later build does.
+      rewrite(second, generations.readSearchTerms(second, written.generation));
+    } finally {
+      first.close();
+      second.close();
+    }
   });
 
   it('leaves the previous handbook readable and intact when a build is killed while writing', async () => {
