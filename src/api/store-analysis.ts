@@ -99,15 +99,18 @@ export async function storeAnalysis(input: StoreAnalysisInput): Promise<StoredAn
     const { assignStagesWithModel } = await import('../organize/llm-stager.js');
     const { summarizeStagesWithModel } = await import('../organize/llm-summaries.js');
     const { proposeStages } = await import('../organize/llm-stage-proposal.js');
+    const { stopAfterOutage } = await import('../llm/outage-stop.js');
     const modelCache = new DatabaseModelCache(database);
-    const proposal = await proposeStages(graph, settings.skeleton, project, provider, modelCache);
+    // Per analysis, not per provider: a watch that outlives an outage asks again at its next sync.
+    const model = stopAfterOutage(provider);
+    const proposal = await proposeStages(graph, settings.skeleton, project, model, modelCache);
     const report = await assignStagesWithModel(graph, proposal.skeleton, offline, {
-      provider,
+      provider: model,
       cache: modelCache,
       onProgress: (done, total) => input.onProgress?.({ phase: 'organize', done, total }),
     });
     handbook = organizeHandbook(graph, proposal.skeleton, report.assignments, { kind: 'llm', model: provider.id, fallbackUnits: report.fallbackUnits }, project).handbook;
-    const summaries = await summarizeStagesWithModel(graph, handbook.stages, provider, modelCache);
+    const summaries = await summarizeStagesWithModel(graph, handbook.stages, model, modelCache);
     modelUse = {
       model: provider.id,
       calls: proposal.modelCalls + report.modelCalls + summaries.modelCalls,

@@ -1,5 +1,7 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { buildHandbook, type BuildOptions } from '../../src/api/build-handbook.js';
 import { openHandbook } from '../../src/api/open-handbook.js';
 import type { RecordedRequest, ScriptedReply } from '../llm/fake-http-server.js';
@@ -161,5 +163,32 @@ describe.each(PROVIDERS)('the llm stager through $name', (kind) => {
     const second = await buildHandbook(FIXTURE, { database: path.join(scratchDirectory(), 'b.db'), ...kind.options(failing.url) });
     expect(second.model!.fallbackUnits).toBe(UNIT_COUNT);
     expect(second.model!.rejected[0]).toMatch(/provider error \(server\)/);
+  });
+
+  it('asks no more after a refused key: one request, then the offline stager places every unit and keeps every summary', async () => {
+    const refusing = await kind.start(() => (kind.name === 'anthropic' ? anthropicError(401, 'authentication_error', 'invalid x-api-key') : openAiError(401, 'invalid_api_key', 'Incorrect API key provided')));
+    const summary = await buildHandbook(FIXTURE, { database: path.join(scratchDirectory(), 'handbook.db'), ...kind.options(refusing.url) });
+    expect(refusing.requests).toHaveLength(1);
+    expect(summary.model).toMatchObject({ fallbackUnits: UNIT_COUNT, fallbackSummaries: summary.stages.filter((stage) => stage.members > 0).length });
+    expect(summary.model!.rejected[0]).toMatch(/^stage proposal: provider error \(auth\)/);
+  });
+});
+
+describe('a model server that cannot be reached', () => {
+  it('costs one call\'s retries, not every batch\'s and every summary\'s: the rest is placed offline without asking', async () => {
+    let connections = 0;
+    // Accepts, then drops every connection: what a crashed or misconfigured server looks like to the client.
+    const server = createServer((request) => {
+      connections += 1;
+      request.socket.destroy();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    const summary = await buildHandbook(FIXTURE, { database: path.join(scratchDirectory(), 'handbook.db'), model: `openai-compatible:qwen-test@${url}`, provider: { env: {}, ...fastRetries } });
+    expect(connections).toBe(fastRetries.maxAttempts);
+    expect(summary.model).toMatchObject({ fallbackUnits: UNIT_COUNT });
+    expect(summary.model!.rejected[0]).toMatch(/^stage proposal: provider error \(network\)/);
+    expect(summary.model!.rejected[1]).toMatch(/not asked, an earlier call failed/);
   });
 });
