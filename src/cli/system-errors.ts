@@ -33,6 +33,10 @@ export function describeSystemError(error: unknown): { code: number; message: st
     if (/SQLITE_BUSY|database is locked/i.test(`${code} ${error.message}`)) {
       return { code: EXIT.database, message: 'the handbook database is locked by another process (wait for it to finish and try again)' };
     }
+    // SQLite opens a file it may not write for reading alone, and fails only at the first write.
+    if (typeof code === 'string' && code.startsWith('SQLITE_READONLY')) {
+      return { code: EXIT.database, message: 'this user may not write the handbook database or its folder (give this user write access to both, or pass --db a path this user can write)' };
+    }
     return { code: EXIT.database, message: `the handbook database is damaged: ${error.message.split('\n')[0]} (delete it and run \`handbook build\` again)` };
   }
   return undefined;

@@ -30,6 +30,21 @@ function unreadable(file: string, cause: unknown): HandbookError {
   return new HandbookError('DATABASE_CORRUPT', `${file} is not a readable handbook database`, ANOTHER_PATH_HINT, { cause });
 }
 
+/**
+ * SQLite needs to write beside a WAL database even to read it: a handbook another user built
+ * (with sudo, in a container) fails every command on this, and is neither damaged nor foreign.
+ */
+function notWritable(file: string, cause: unknown): HandbookError | undefined {
+  const code = (cause as { code?: unknown } | undefined)?.code;
+  if (typeof code !== 'string' || !code.startsWith('SQLITE_READONLY')) return undefined;
+  return new HandbookError(
+    'DATABASE_CORRUPT',
+    `this user may not write the handbook database at ${file} or its folder`,
+    'give this user write access to both (a build run with sudo or in a container may own them), or pass --db a path this user can write',
+    { cause },
+  );
+}
+
 function locked(file: string, cause: unknown): HandbookError | undefined {
   if (!(cause instanceof Error) || !/SQLITE_BUSY|database is locked/i.test(cause.message)) return undefined;
   return new HandbookError('DATABASE_LOCKED', `the handbook database at ${file} is locked by another process`, 'wait for the other build to finish and try again', { cause });
@@ -44,7 +59,7 @@ function identify(database: HandbookDatabase, file: string): Exclude<DatabaseKin
   try {
     kind = databaseKind(database);
   } catch (error) {
-    throw locked(file, error) ?? unreadable(file, error);
+    throw locked(file, error) ?? notWritable(file, error) ?? unreadable(file, error);
   }
   if (kind === 'foreign') throw new HandbookError('INVALID_INPUT', `${file} is not a handbook database`, ANOTHER_PATH_HINT);
   return kind;
@@ -62,7 +77,7 @@ export function peekHandbookFile<T>(file: string, read: (database: HandbookDatab
   try {
     database = new Database(file, { readonly: true, fileMustExist: true });
   } catch (error) {
-    throw unreadable(file, error);
+    throw notWritable(file, error) ?? unreadable(file, error);
   }
   try {
     if (identify(database, file) === 'empty') return undefined;
@@ -111,7 +126,7 @@ export function openDatabase(file: string, options: { create: boolean }): Handbo
   try {
     database = new Database(file, { fileMustExist: !options.create });
   } catch (error) {
-    throw unreadable(file, error);
+    throw notWritable(file, error) ?? unreadable(file, error);
   }
   try {
     database.pragma('busy_timeout = 5000');
@@ -145,7 +160,7 @@ export function openDatabase(file: string, options: { create: boolean }): Handbo
     database.close();
     if (HandbookError.isInstance(error)) throw error;
     // Past identify, the file is a handbook, or was empty and is one now: ours to offer for deletion.
-    throw locked(file, error) ?? corrupt(file, error);
+    throw locked(file, error) ?? notWritable(file, error) ?? corrupt(file, error);
   }
   return database;
 }

@@ -300,4 +300,31 @@ describe('handbook CLI', () => {
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout).skipped).toEqual({ unreadable: 1 });
   });
+
+  // A handbook built with sudo or in a container belongs to root; as root, the test reads it as
+  // another user, and otherwise takes write access away.
+  it.skipIf(process.getuid?.() === 0 && !readableByOthers(PROJECT_ROOT))('says a handbook this user may not write is not writable, not that it is no handbook', () => {
+    const root = path.join(scratchDirectory(), 'repo');
+    mkdirSync(root);
+    writeFileSync(path.join(root, 'a.ts'), 'export function a() { return 1; }\n');
+    expect(handbook(['build', root, '--no-progress']).code).toBe(0);
+    const asRoot = process.getuid?.() === 0;
+    if (asRoot) chmodSync(path.dirname(root), 0o755);
+    else {
+      chmodSync(path.join(root, '.handbook', 'handbook.db'), 0o444);
+      chmodSync(path.join(root, '.handbook'), 0o555);
+    }
+    try {
+      for (const args of [['build', root, '--no-progress'], ['overview', '--repo', root], ['status', root]]) {
+        const result = handbook(args, asRoot ? { asUser: 65534 } : {});
+        expectOneLineError(result, 4, /^handbook: this user may not write the handbook database at .*handbook\.db or its folder \(.*--db/);
+      }
+      // Its folder writable, the file not: SQLite opens it for reading and fails at the build's first write.
+      if (asRoot) chownSync(path.join(root, '.handbook'), 65534, 65534);
+      else chmodSync(path.join(root, '.handbook'), 0o755);
+      expectOneLineError(handbook(['build', root, '--no-progress'], asRoot ? { asUser: 65534 } : {}), 4, /^handbook: this user may not write the handbook database .*--db/);
+    } finally {
+      if (!asRoot) chmodSync(path.join(root, '.handbook'), 0o755);
+    }
+  });
 });
