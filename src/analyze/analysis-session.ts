@@ -6,7 +6,7 @@ import { shortHash } from '../graph/content-hash.js';
 import { settingsChange, settingsKey } from './analysis-settings.js';
 import { changedNames, exportsChangedFrom, filesAffectedBy, hierarchyMoved, importStem, isChangedDeclaration, isTypeOrMember, MentionIndex, mentionsAny, movedNames } from './affected-files.js';
 import { addFileUnit, collectUnits, createUnitIndex, type UnitIndex } from './collect-units.js';
-import { type CompilerSetup, createCompilerSetup } from './compiler-setup.js';
+import { type CompilerSetup, createCompilerSetup, type SettingsWarning } from './compiler-setup.js';
 import { createProgram, type ModuleResolver, toCompilerPath } from './create-program.js';
 import { annotationOf, declarationDigest, declaredNameOf, EXPORTS_ENTRY, fileOfId, hasInferredType, type DeclarationDigest } from './declaration-digest.js';
 import { discoverFiles, type DiscoveryResult, type FolderListings, RACY_WINDOW_MS, recordSkip, type SkippedFile, skipReasonOf } from './discover-files.js';
@@ -46,6 +46,8 @@ export interface AnalysisStatistics {
   callSites: number;
   resolvedCalls: number;
   parseWarnings: ParseWarning[];
+  /** Tsconfigs and package manifests read with problems: paths and packages they declare may be missing. */
+  settingsProblems: SettingsWarning[];
 }
 
 export interface AnalysisResult {
@@ -637,6 +639,7 @@ export class AnalysisSession {
       callSites,
       resolvedCalls,
       parseWarnings: warnings.sort((a, b) => compareText(a.file, b.file)),
+      settingsProblems: this.setup.settingsProblems,
     };
   }
 

@@ -39,7 +39,20 @@ export interface CompilerSetup {
   folderEntries: Record<string, Record<string, unknown>>;
   /** Every file the setup was read from (tsconfigs, the files their `extends` chains name, manifests), absolute: a watcher wakes for these. */
   settingsFiles: string[];
+  /** Settings files read with problems (broken JSON, an `extends` not found), from the root, each with why: paths and packages they declare may be missing from the analysis. */
+  settingsProblems: SettingsWarning[];
 }
+
+export interface SettingsWarning {
+  file: string;
+  message: string;
+}
+
+/**
+ * The compiler's complaint that a tsconfig names no input files: the setup reads no folders
+ * (the program's files come from discovery), so every tsconfig would say it.
+ */
+const NO_INPUTS = 18003;
 
 /** The package.json fields module resolution reads for an import of the folder holding it. */
 const FOLDER_ENTRY_FIELDS = ['types', 'typings', 'typesVersions', 'main', 'module'] as const;
@@ -73,21 +86,33 @@ function toRootRelative(root: string, absolute: string): string {
   return path.relative(root, absolute).split(path.sep).join('/') || '.';
 }
 
-/** Reads a tsconfig with its `extends` chain; a broken one contributes nothing rather than failing the build. Every file read is added to `read`. */
-function readTsconfig(file: string, read: Set<string>): ts.ParsedCommandLine | undefined {
+/**
+ * Reads a tsconfig with its `extends` chain; a broken one contributes nothing rather than failing
+ * the build, and says why in `problems`. Every file read is added to `read`.
+ */
+function readTsconfig(file: string, read: Set<string>, problems: string[]): ts.ParsedCommandLine | undefined {
   const readText = (name: string): string | undefined => {
     read.add(name);
     return existsSync(name) ? readFileSync(name, 'utf8') : undefined;
   };
   const config = ts.readConfigFile(file, (name) => readText(name) ?? '');
-  if (config.error) return undefined;
+  if (config.error) {
+    problems.push(diagnosticText(config.error));
+    return undefined;
+  }
   const host: ts.ParseConfigHost = {
     useCaseSensitiveFileNames: true,
     readDirectory: () => [],
     fileExists: existsSync,
     readFile: readText,
   };
-  return ts.parseJsonConfigFileContent(config.config, host, path.dirname(file));
+  const parsed = ts.parseJsonConfigFileContent(config.config, host, path.dirname(file));
+  for (const error of parsed.errors) if (error.code !== NO_INPUTS) problems.push(diagnosticText(error));
+  return parsed;
+}
+
+function diagnosticText(diagnostic: ts.Diagnostic): string {
+  return ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ');
 }
 
 function packageEntryCandidates(directory: string, manifest: z.infer<typeof packageJsonSchema>): string[] {
@@ -120,8 +145,11 @@ export function createCompilerSetup(root: string, previous?: CompilerSetup): Com
   const outDirectories: string[] = [];
   let jsx: ts.JsxEmit | undefined;
   const byDepth = [...tsconfigs].sort((a, b) => a.split(path.sep).length - b.split(path.sep).length || (a < b ? -1 : 1));
+  const settingsProblems: SettingsWarning[] = [];
   for (const file of byDepth) {
-    const parsed = readTsconfig(file, read);
+    const problems: string[] = [];
+    const parsed = readTsconfig(file, read, problems);
+    if (problems.length > 0) settingsProblems.push({ file: toRootRelative(root, file), message: problems.join('; ').split(`${root}${path.sep}`).join('') });
     if (!parsed) continue;
     const options = parsed.options;
     if (options.outDir) outDirectories.push(toRootRelative(root, options.outDir));
@@ -142,7 +170,8 @@ export function createCompilerSetup(root: string, previous?: CompilerSetup): Com
     read.add(file);
     try {
       manifest = packageJsonSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
-    } catch {
+    } catch (error) {
+      settingsProblems.push({ file: toRootRelative(root, file), message: error instanceof SyntaxError ? error.message : 'its name, main, module, types or description is not a string' });
       continue;
     }
     const folderEntry = folderEntryOf(manifest);
@@ -180,6 +209,7 @@ export function createCompilerSetup(root: string, previous?: CompilerSetup): Com
     outDirectories,
     folderEntries,
     settingsFiles: [],
+    settingsProblems: settingsProblems.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)),
   };
   const files = [...read].sort();
   setup.settingsFiles = files;

@@ -39,6 +39,8 @@ export interface BuildSummary {
   skippedDirectories: AnalysisResult['statistics']['skippedDirectories'];
   tsconfigs: string[];
   parseWarnings: AnalysisResult['statistics']['parseWarnings'];
+  /** Absent from summaries stored before it was recorded. */
+  settingsProblems?: AnalysisResult['statistics']['settingsProblems'];
   /** How units were placed in stages; `offline` is the deterministic stager, never a model. */
   stager: Stager;
   stages: Array<{ id: string; name: string; members: number }>;
@@ -86,6 +88,7 @@ export function summarize(
     skippedDirectories: analysis.statistics.skippedDirectories,
     tsconfigs: analysis.statistics.tsconfigs,
     parseWarnings: analysis.statistics.parseWarnings,
+    settingsProblems: analysis.statistics.settingsProblems,
     stager: handbook.stager,
     stages: handbook.overview.stages.map((stage) => ({ id: stage.id, name: stage.name, members: stage.members })),
     assigned: handbook.overview.counts.assigned,

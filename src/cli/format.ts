@@ -22,7 +22,7 @@ export function formatSummary(summary: BuildSummary, heading: string): string {
     `  files      ${summary.files} analyzed; skipped files: ${counts(summary.skipped)}; skipped folders: ${counts(summary.skippedDirectories)}`,
     `  units      ${total(summary.units)}: ${counts(summary.units)}`,
     `  edges      ${total(summary.edges)}: ${counts(summary.edges)}`,
-    `  calls      ${calls.sites} call sites: ${calls.resolved} resolved to repository code (${share}% of the ${calls.sites - calls.external} that are not external), ${calls.external} external, ${calls.dynamic} dynamic, ${calls.unknown} unknown`,
+    `  calls      ${calls.sites} call ${calls.sites === 1 ? 'site' : 'sites'}: ${calls.resolved} resolved to repository code (${share}% of the ${calls.sites - calls.external} that are not external), ${calls.external} external, ${calls.dynamic} dynamic, ${calls.unknown} unknown`,
     `  state      ${summary.slots} slots, ${summary.registerSlots} shared across units`,
     `  stages     ${summary.stages.length} by the ${summary.stager.kind === 'offline' ? 'offline stager (deterministic, no model)' : `llm stager (${summary.stager.model})`}: ${summary.assigned} units placed, ${summary.unassigned} unassigned`,
   ];
@@ -33,6 +33,10 @@ export function formatSummary(summary: BuildSummary, heading: string): string {
   if (summary.parseWarnings.length > 0) {
     const first = summary.parseWarnings[0]!;
     lines.push(`  warnings   ${summary.parseWarnings.length} file(s) with syntax errors, analyzed partially; first: ${first.file}:${first.line} ${first.message}`);
+  }
+  const unread = summary.settingsProblems ?? [];
+  if (unread.length > 0) {
+    lines.push(`  settings   ${unread.length} settings file(s) read with problems, so import paths or packages they declare may be missing; first: ${unread[0]!.file}: ${unread[0]!.message}`);
   }
   lines.push(`  time       ${(summary.durationMs / 1000).toFixed(2)} s`);
   return lines.join('\n');
