@@ -96,6 +96,7 @@ const serveOptionsSchema = z
     db: z.string().min(1).optional(),
     host: z.string().min(1).default(DEFAULT_VIEWER_HOST),
     port: wholeNumber(z.coerce.number({ error: 'a whole number from 0 to 65535' }).int().min(0).max(65_535)).default(DEFAULT_VIEWER_PORT),
+    json: z.boolean().optional(),
   })
   .strict();
 /** One message for every way a --limit can be wrong: zod's own ("expected number, received NaN") speaks of types, not of the option. */
@@ -487,10 +488,12 @@ export function createProgram(): Command {
     .option('--db <path>', 'database file (default: <repo>/.handbook/handbook.db)')
     .option('--host <address>', `address to listen on (default ${DEFAULT_VIEWER_HOST}: reachable from this machine only)`)
     .option('--port <n>', `port to listen on (default ${DEFAULT_VIEWER_PORT}; 0 takes any free port)`)
+    .option('--json', 'print where it serves as one JSON line: {"url", "root"}')
     .action(async (raw: unknown) => {
       const options = parseOptions(serveOptionsSchema, raw);
       const server = await startViewerServer(options.repo, { host: options.host, port: options.port, ...(options.db ? { database: options.db } : {}) });
-      print(`serving ${server.url} (repo ${server.root})`);
+      if (options.json) print(JSON.stringify({ url: server.url, root: server.root }));
+      else print(`serving ${server.url} (repo ${server.root})`);
       await closeOnStop(() => server.close());
     });
 

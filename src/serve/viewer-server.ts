@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { assertRepositoryRoot } from '../analyze/repository-root.js';
@@ -110,6 +111,9 @@ export async function startViewerServer(repo: string, options: ViewerServerOptio
 
   await listen(server, options.port ?? DEFAULT_VIEWER_PORT, host);
   updates.start();
+  // It serves anyway, and shows the handbook once one is built: the note keeps an empty page from looking broken.
+  const database = databasePathFor(root, options.database);
+  if (!existsSync(database)) log(`no handbook at ${database} yet: run \`handbook build ${root}\`; the open page shows it once it is built`);
   const { port } = server.address() as AddressInfo;
   let closing: Promise<void> | undefined;
   return {

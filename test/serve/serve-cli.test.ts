@@ -57,6 +57,22 @@ describe('handbook serve (CLI)', () => {
     });
   }
 
+  it('prints where it serves as one JSON line with --json', async () => {
+    const child = spawn(process.execPath, [CLI, 'serve', '--repo', repo, '--port', '0', '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    const first = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve));
+    const served = JSON.parse(first) as { url: string; root: string };
+    expect(served).toEqual({ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), root: repo });
+    expect((await send(served.url, '/')).status).toBe(200);
+  });
+
+  // The page of a repository not built yet would look broken with nothing said.
+  it('says on stderr that no handbook is built yet, and serves anyway', async () => {
+    const serving = await startServe(['--repo', copyOfFixture(), '--port', '0']);
+    await expect.poll(serving.stderr).toMatch(/^handbook serve: no handbook at .*handbook\.db yet: run `handbook build .*`; the open page shows it once it is built\n$/);
+    expect((await send(serving.url, '/')).status).toBe(200);
+  });
+
   it('refuses a port in use and a bad port in one line with exit 2', async () => {
     const serving = await startServe(['--repo', repo, '--port', '0']);
     const port = new URL(serving.url).port;
