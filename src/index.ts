@@ -33,6 +33,7 @@ export { handbookStatus, type StatusReport } from './api/handbook-status.js';
 export { syncHandbook, LiveHandbook, type SyncOptions, type SyncSummary } from './api/live-handbook.js';
 export type { SkippedFile } from './analyze/discover-files.js';
 export { shortName } from './graph/unit-name.js';
+export { linesPhrase } from './text/line-list.js';
 export {
   watchHandbook,
   DEFAULT_DEBOUNCE_MS,

@@ -1,6 +1,5 @@
-import { shortName } from '../index.js';
+import { linesPhrase, shortName } from '../index.js';
 import type { AskResult, StatusReport, SyncSummary, BuildSummary, WatchEvent, Neighbour, OrganizedHandbook, ProgramGraph, RegisterEntry, SkippedFile, Slot, Stage, StateAccess, Unit } from '../index.js';
-import { linesPhrase } from '../text/line-list.js';
 
 function counts(record: Partial<Record<string, number>>): string {
   const parts = Object.entries(record)
