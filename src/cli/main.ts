@@ -219,7 +219,7 @@ export function createProgram(): Command {
     .option('--json', 'print the build summary as JSON on stdout')
     .action(async (repo: string, raw: unknown) => {
       const options = parseOptions(buildOptionsSchema, raw);
-      const reporter = createProgressReporter(options.progress !== false && !options.json);
+      const reporter = createProgressReporter(options.progress !== false);
       try {
         const summary = await buildHandbook(repo, {
           ...(options.db ? { database: options.db } : {}),
@@ -246,7 +246,7 @@ export function createProgram(): Command {
     .option('--json', 'print the sync summary as JSON on stdout')
     .action(async (repo: string, raw: unknown) => {
       const options = parseOptions(syncOptionsSchema, raw);
-      const reporter = createProgressReporter(options.progress !== false && !options.json);
+      const reporter = createProgressReporter(options.progress !== false);
       try {
         const summary = await syncHandbook(repo, { ...(options.db ? { database: options.db } : {}), onProgress: reporter.update });
         reporter.stop();
