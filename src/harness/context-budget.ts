@@ -26,8 +26,25 @@ export const REPLY_PRIMING_TOKENS = 3;
 // Tool output may quote `<|endoftext|>` and the like; it reaches the model as text, so it is counted as text instead of throwing.
 const AS_PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 
+/**
+ * gpt-tokenizer's merges are quadratic in the length of one unbroken run of characters: a 250 kB
+ * line of minified code or repeated characters in a tool call held the loop for minutes, past
+ * its wall clock. Tokens are far shorter than a slice, so counting such a run slice by slice
+ * changes the estimate by about a token a slice.
+ */
+const LONGEST_COUNTED_RUN = 128;
+
 export function countTextTokens(text: string): number {
-  return text === '' ? 0 : tokenCounter()(text, AS_PLAIN_TEXT);
+  if (text === '') return 0;
+  const count = (part: string): number => (part === '' ? 0 : tokenCounter()(part, AS_PLAIN_TEXT));
+  let sliced = 0;
+  // A plain `\S+` and a length test: V8 overflows its stack matching `\S{129,}` against megabytes.
+  const rest = text.replace(/\S+/g, (run) => {
+    if (run.length <= LONGEST_COUNTED_RUN) return run;
+    for (let start = 0; start < run.length; start += LONGEST_COUNTED_RUN) sliced += count(run.slice(start, start + LONGEST_COUNTED_RUN));
+    return '';
+  });
+  return sliced + count(rest);
 }
 
 // Messages are values: the loop never changes one after pushing it, so a count keyed by identity stays true and each turn only counts what is new.

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { countTokens } from 'gpt-tokenizer';
 import { describe, expect, it } from 'vitest';
-import { FRAMING_TOKENS, REPLY_PRIMING_TOKENS, TokenBudget, estimateTokens, tokenLimitsSchema } from '../../src/harness/context-budget.js';
+import { FRAMING_TOKENS, REPLY_PRIMING_TOKENS, TokenBudget, countTextTokens, estimateTokens, tokenLimitsSchema } from '../../src/harness/context-budget.js';
 import type { ChatMessage, ChatTool } from '../../src/llm/chat-types.js';
 
 const PROSE = 'The harness estimates a request before sending it, then learns from what the provider counted. '.repeat(40);
@@ -88,5 +88,22 @@ describe('TokenBudget', () => {
     expect(budget.calibrated(1_000)).toBe(1_000);
     budget.record({ inputTokens: 9_000, outputTokens: 10 }, 1_000);
     expect(budget.calibrated(1_000)).toBe(2_000);
+  });
+});
+
+describe('countTextTokens', () => {
+  it('counts a long unbroken run of characters in time linear in its length', () => {
+    // The tokenizer alone takes seconds on 50 kB of one character and minutes on 250 kB.
+    const started = Date.now();
+    const tokens = countTextTokens('x'.repeat(50_000));
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(tokens).toBeGreaterThan(50_000 / 128);
+    expect(countTextTokens(`a ${'=-'.repeat(20_000)} b`)).toBeGreaterThan(2);
+    // A run of megabytes, as in a tool call over the write cap, is counted too, not a stack overflow.
+    expect(countTextTokens(`a ${'x'.repeat(4_000_000)} b`)).toBeGreaterThan(4_000_000 / 128);
+  });
+
+  it('counts text without long runs exactly as gpt-tokenizer does', () => {
+    expect(countTextTokens(PROSE)).toBe(countTokens(PROSE));
   });
 });
