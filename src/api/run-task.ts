@@ -222,7 +222,7 @@ async function execute(
       toolSet: record.toolSet,
       events,
       operations: resume?.operations ?? new OperationLog(path.join(folder, 'operations.jsonl')),
-      ...(resume ? { resume: { stepsTaken: resume.handoff.stepsTaken, handoff: resume.handoff.text } } : {}),
+      ...(resume ? { resume: { stepsTaken: resume.handoff.stepsTaken, changedFiles: resume.handoff.changedFiles, handoff: resume.handoff.text } } : {}),
       ...(policy ? { policy } : {}),
       ...(options.approver ? { approver: options.approver } : {}),
       ...(search ? { search } : {}),

@@ -4,6 +4,8 @@ import type { OperationLog } from './operation-log.js';
 
 export interface Handoff {
   stepsTaken: number;
+  /** Files the run wrote before it was interrupted, in the order first written. */
+  changedFiles: string[];
   /** What the fresh model context is told about the run so far. */
   text: string;
 }
@@ -33,7 +35,7 @@ export function buildHandoff(root: string, events: readonly HarnessEvent[], oper
       ? '- no side-effecting call has completed yet'
       : `- ${done.length} side-effecting call(s) completed and will not run again (asking again returns the recorded result): ${done.map((operation) => operation.started.tool).join(', ')}`,
   ];
-  return { stepsTaken, text: lines.join('\n') };
+  return { stepsTaken, changedFiles: changed, text: lines.join('\n') };
 }
 
 function indent(text: string): string {

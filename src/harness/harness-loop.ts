@@ -76,8 +76,8 @@ export interface HarnessRunOptions {
   memory?: RunMemory;
   /** Components to switch off, for the ablation lab only: every one is on unless set to false. */
   components?: Partial<Record<HarnessComponent, boolean>>;
-  /** Continues an interrupted run: the steps already taken and what the model is told about them. */
-  resume?: { stepsTaken: number; handoff: string };
+  /** Continues an interrupted run: the steps already taken, the files they wrote and what the model is told about them. */
+  resume?: { stepsTaken: number; changedFiles: readonly string[]; handoff: string };
 }
 
 export interface HarnessRunResult {
@@ -130,7 +130,8 @@ export async function runHarnessTask(options: HarnessRunOptions): Promise<Harnes
 
   let version = 0;
   let step = 0;
-  const changedFiles: string[] = [];
+  // The result reports the task's changes, not one session's: a run resumed after its edits still changed those files.
+  const changedFiles: string[] = [...(options.resume?.changedFiles ?? [])];
   const createdFiles = new Set<string>();
   const usage = { inputTokens: 0, outputTokens: 0 };
   let criteria = await verifier.cheapStatus(version);

@@ -56,7 +56,7 @@ describe('handbook resume', () => {
     child.kill('SIGKILL');
     await exited;
     const resumed = handbook(['resume', runId, '--repo', repo, '--model', `script:${writeScript([act(call('task_complete', { summary: 'redact was fixed before the crash' }))])}`, '--json', '--quiet']);
-    expect(JSON.parse(resumed.stdout)).toMatchObject({ state: 'COMPLETE', criteria: [{ id: 'changed:src/redact.js', satisfied: true }] });
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ state: 'COMPLETE', changedFiles: ['src/redact.js'], criteria: [{ id: 'changed:src/redact.js', satisfied: true }] });
   });
 
   it('refuses a run whose logs are damaged, in one line', async () => {
