@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readEventLog } from '../../src/index.js';
-import { act, BROKEN_LINE, call, COMPLETE, FIX_REDACT, FIXED_LINE, READ_REDACT, runScripted, TASK_FIXTURE } from '../helpers/harness-run.js';
+import { act, BROKEN_LINE, call, COMPLETE, copyOfTaskFixture, FIX_REDACT, FIXED_LINE, READ_REDACT, runScripted, TASK_FIXTURE } from '../helpers/harness-run.js';
 
 const originalRedact = readFileSync(path.join(TASK_FIXTURE, 'src/redact.js'), 'utf8');
 
@@ -87,6 +87,16 @@ describe('the harness loop with scripted models', () => {
     expect(rejected.map((event) => event.rule)).toEqual(['read-before-edit']);
     expect(readFileSync(path.join(run.repo, 'src/redact.js'), 'utf8')).toBe(originalRedact);
     expect(run.result.changedFiles).toEqual([]);
+  });
+
+  it('edits a file with CRLF line endings from an old_text written with \\n, keeping its line endings', async () => {
+    const repo = copyOfTaskFixture();
+    writeFileSync(path.join(repo, 'src/redact.js'), originalRedact.replace(/\n/g, '\r\n'));
+    const edit = call('edit_file', { path: 'src/redact.js', old_text: `export function redact(text) {\n${BROKEN_LINE}`, new_text: `export function redact(text) {\n${FIXED_LINE}` });
+    const run = await runScripted([act(READ_REDACT), act(edit), act(COMPLETE)], { repo });
+    expect(run.of('tool_rejected')).toEqual([]);
+    expect(run.result.state).toBe('COMPLETE');
+    expect(readFileSync(path.join(repo, 'src/redact.js'), 'utf8')).toBe(originalRedact.replace(BROKEN_LINE, FIXED_LINE).replace(/\n/g, '\r\n'));
   });
 
   it('refuses an edit whose region was read only in part', async () => {

@@ -22,17 +22,18 @@ export const editFileTool: ToolContract<z.output<typeof editFileInput>, ToolCont
     if (read.status === 'missing') return { ok: false, content: `${read.path.relative} does not exist: use create_file`, rule: 'not-found' };
     if (read.status !== 'text') return unreadable(read);
     const { path: target, text } = read;
-    const at = text.indexOf(input.old_text);
+    const { oldText, newText } = inLineEndingsOf(text, input.old_text, input.new_text);
+    const at = text.indexOf(oldText);
     if (at < 0) return { ok: false, content: `old_text was not found in ${target.relative}: read the file again and quote it exactly`, rule: 'no-match' };
-    const count = occurrences(text, input.old_text);
+    const count = occurrences(text, oldText);
     if (count > 1) return { ok: false, content: `old_text occurs ${count} times in ${target.relative}: include more surrounding lines so it is unique`, rule: 'ambiguous-match' };
 
     const startLine = lineCount(text.slice(0, at)) + (at === 0 || text[at - 1] === '\n' ? 1 : 0);
-    const oldEndLine = startLine + Math.max(1, lineCount(input.old_text)) - 1;
+    const oldEndLine = startLine + Math.max(1, lineCount(oldText)) - 1;
     const refusal = context.ledger.refusal(target.relative, text, startLine, oldEndLine);
     if (refusal) return { ok: false, content: refusal, rule: 'read-before-edit' };
 
-    const next = text.slice(0, at) + input.new_text + text.slice(at + input.old_text.length);
+    const next = text.slice(0, at) + newText + text.slice(at + oldText.length);
     const problem = checkNewText(context, target.relative, text, next);
     if (problem) return problem;
 
@@ -41,7 +42,7 @@ export const editFileTool: ToolContract<z.output<typeof editFileInput>, ToolCont
     signal.throwIfAborted();
     context.workspace.writeText(target.relative, next, { maxBytes: context.maxWriteBytes });
     // Lines below the edit move by the change in newline count, whatever the edit's shape.
-    const newEndLine = oldEndLine + newlines(input.new_text) - newlines(input.old_text);
+    const newEndLine = oldEndLine + newlines(newText) - newlines(oldText);
     context.ledger.recordEdit(target.relative, next, startLine, oldEndLine, newEndLine);
     context.noteWrite(target.relative);
     return {
@@ -116,6 +117,17 @@ function checkNewText(context: ToolContext, file: string, oldText: string | unde
     content: `the change adds imports that do not exist, so it was not written:\n${problems.map((problem) => `- ${problem.reason}`).join('\n')}`,
     rule: 'hallucinated-import',
   };
+}
+
+/**
+ * Models write line breaks as \n whatever the file holds: in a file with CRLF line endings an
+ * old_text of several lines never matched, and the model, told to quote it exactly, could not.
+ * Such an edit is matched, and written, in the file's own line endings.
+ */
+function inLineEndingsOf(text: string, oldText: string, newText: string): { oldText: string; newText: string } {
+  if (text.includes(oldText) || oldText.includes('\r') || !oldText.includes('\n') || !text.includes('\r\n')) return { oldText, newText };
+  const crlf = (lines: string): string => lines.replace(/\r?\n/g, '\r\n');
+  return { oldText: crlf(oldText), newText: crlf(newText) };
 }
 
 function newlines(text: string): number {
