@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { readJsonInput } from '../text/read-json-input.js';
 import type { ApprovalRule, ToolContract } from './tool-contract.js';
+import { POLICY_TOOL_NAMES } from './tool-set.js';
 
 const rule = z.enum(['auto', 'ask', 'deny']);
 
@@ -10,7 +11,14 @@ const rule = z.enum(['auto', 'ask', 'deny']);
  */
 export const approvalPolicySchema = z
   .object({
-    tools: z.record(z.string(), rule).default({}),
+    tools: z
+      .record(z.string(), rule)
+      .superRefine((tools, context) => {
+        for (const name of Object.keys(tools)) {
+          if (!POLICY_TOOL_NAMES.includes(name)) context.addIssue({ code: 'custom', path: [name], message: `no tool is named "${name}" (the tools are ${POLICY_TOOL_NAMES.join(', ')})` });
+        }
+      })
+      .default({}),
     commands: z.object({ allow: z.array(z.string().trim().min(1)).default([]) }).strict().default({ allow: [] }),
   })
   .strict();

@@ -20,6 +20,9 @@ const READ_TOOLS: AnyToolContract[] = [readFileTool, listFilesTool, searchTool];
 const NAVIGATION_TOOLS: AnyToolContract[] = [...HANDBOOK_TOOLS, ...READ_TOOLS];
 const EXECUTOR_TOOLS: AnyToolContract[] = [...READ_TOOLS, editFileTool, createFileTool, deleteFileTool, runCheckTool, runCommandTool];
 
+/** Every tool a policy may name: a name that is none of them is a typo, and its rule would silently not apply. */
+export const POLICY_TOOL_NAMES: readonly string[] = [...new Set([...EXECUTOR_TOOLS, ...NAVIGATION_TOOLS].map((tool) => tool.name))];
+
 export function toolsOf(set: ToolSetName, withHandbook = false): AnyToolContract[] {
   if (set === 'executor') return EXECUTOR_TOOLS;
   return withHandbook ? NAVIGATION_TOOLS : READ_TOOLS;

@@ -53,6 +53,8 @@ describe('handbook run', () => {
   it('answers bad input with one line, no stack trace, exit 2, and leaves no run folder behind', () => {
     const repo = copyOfTaskFixture();
     const script = writeScript([act(READ_REDACT)]);
+    const misspelledPolicy = path.join(scratchDirectory(), 'policy.json');
+    writeFileSync(misspelledPolicy, JSON.stringify({ tools: { run_comand: 'auto' } }));
     const badScript = path.join(scratchDirectory(), 'bad.json');
     writeFileSync(badScript, JSON.stringify({ turns: [{ tool_calls: [{ arguments: {} }] }] }));
     const cases: Array<[string[], RegExp, NodeJS.ProcessEnv?]> = [
@@ -66,6 +68,7 @@ describe('handbook run', () => {
       [['run', '--repo', repo, '--task', '   ', '--check', 'true', '--model', `script:${script}`], /invalid option --task/],
       [['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', `script:${script}`, '--policy', script], /approval policy .* is not valid/],
       [['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', `script:${script}`, '--policy', '/no/such/policy.json'], /approval policy \/no\/such\/policy\.json does not exist/],
+      [['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', `script:${script}`, '--policy', misspelledPolicy], /approval policy .* is not valid at tools\.run_comand: no tool is named "run_comand" \(the tools are read_file, .*run_command/],
       [['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', 'claude-x'], /model spec "claude-x" names no provider/],
       [['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', 'anthropic:claude-x'], /ANTHROPIC_API_KEY is not set/, WITHOUT_KEYS],
       [['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', `script:${script}`, '--escalate', 'openai:gpt-x'], /OPENAI_API_KEY is not set/, WITHOUT_KEYS],
