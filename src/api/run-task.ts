@@ -20,9 +20,9 @@ import { discardIfNeverStarted, eventsFile, newRunFolder, runsFolder } from './r
 import { stampedId } from './time-stamp.js';
 import { EventStream, type EventListener, type HarnessEvent } from '../harness/events.js';
 import { ExitCriteriaVerifier, fileBaselines } from '../harness/exit-criteria.js';
-import { Workspace } from '../harness/workspace.js';
+import { PathRefused, Workspace } from '../harness/workspace.js';
 import { runHarnessTask, type HarnessRunOptions, type HarnessRunResult } from '../harness/harness-loop.js';
-import { taskSpecSchema, type TaskSpecInput } from '../harness/task.js';
+import { taskSpecSchema, type TaskSpec, type TaskSpecInput } from '../harness/task.js';
 import type { SearchFunction } from '../harness/tool-context.js';
 import { TOOL_SET_NAMES, type ToolSetName } from '../harness/tool-set.js';
 import type { ChatProvider } from '../llm/chat-types.js';
@@ -99,6 +99,7 @@ export async function runTaskAs(repo: string, options: RunTaskOptions, runId: st
   if (!ExitCriteriaVerifier.hasAny(task.exitCriteria)) {
     throw new HandbookError('INVALID_INPUT', 'the task has no exit criteria, so its completion could never be verified', 'give at least one --check, --must-change or --typecheck');
   }
+  assertChangeable(root, task);
   const toolMode = options.toolMode ?? 'native';
   if (!TOOL_MODES.includes(toolMode)) throw new HandbookError('INVALID_INPUT', `unknown tool mode "${String(toolMode)}"`, `use one of ${TOOL_MODES.join(', ')}`);
   const toolSet = options.toolSet ?? 'executor';
@@ -164,6 +165,19 @@ function interruptedRunLogs(folder: string, runId: string): { events: HarnessEve
   const finished = logs.events.findLast((event) => event.type === 'run_finished');
   if (finished && finished.reason.kind !== 'aborted') throw new HandbookError('INVALID_INPUT', `run ${runId} already ended ${finished.state}`, 'only an interrupted run can be resumed; start a new one with `handbook run`');
   return logs;
+}
+
+/** A must-change file no tool may write could never change: the run would spend every step on a criterion it cannot meet. */
+function assertChangeable(root: string, task: TaskSpec): void {
+  const workspace = new Workspace(root, task.scope);
+  for (const file of task.exitCriteria.filesMustChange) {
+    try {
+      workspace.resolve(file, 'write');
+    } catch (error) {
+      if (!(error instanceof PathRefused)) throw error;
+      throw new HandbookError('INVALID_INPUT', `${file} must change, but no tool may write it: ${error.message}`, 'name a file inside the repository and the task scope');
+    }
+  }
 }
 
 /** What a run takes from its caller that can be refused: the models (a spec, a key, a script) and the approval policy. */

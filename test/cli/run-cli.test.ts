@@ -63,6 +63,8 @@ describe('handbook run', () => {
       [['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', 'script:/no/such/script.json'], /model script \/no\/such\/script\.json does not exist/],
       [['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', `script:${badScript}`], /is not valid at turns\.0/],
       [['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', `script:${script}`, '--tool-mode', 'xml'], /invalid option --tool-mode/],
+      [['run', '--repo', repo, '--task', 'x', '--must-change', '../elsewhere.js', '--model', `script:${script}`], /\.\.\/elsewhere\.js must change, but no tool may write it: .* is outside the repository/],
+      [['run', '--repo', repo, '--task', 'x', '--must-change', 'README.md', '--scope', 'src/**', '--model', `script:${script}`], /README\.md must change, but no tool may write it: .* outside the task's scope/],
       [['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', `script:${script}`, '--max-steps', '0'], /invalid option --max-steps/],
       [['run', '--repo', path.join(repo, 'nope'), '--task', 'x', '--check', 'true', '--model', `script:${script}`], /repository not found/],
       [['run', '--repo', repo, '--task', '   ', '--check', 'true', '--model', `script:${script}`], /invalid option --task/],
