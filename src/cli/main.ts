@@ -106,10 +106,10 @@ const askOptionsSchema = readOptionsSchema.extend({ limit: wholeNumber(z.coerce.
 const runOptionsSchema = z
   .object({
     task: z.string().trim().min(1),
-    check: z.array(z.string().trim().min(1)).optional(),
-    mustChange: z.array(z.string().min(1)).optional(),
+    check: z.array(z.string().trim().min(1, 'a check command is empty')).optional(),
+    mustChange: z.array(z.string().min(1, 'a file name is empty')).optional(),
     typecheck: z.boolean().optional(),
-    scope: z.array(z.string().min(1)).optional(),
+    scope: z.array(z.string().min(1, 'a glob is empty')).optional(),
     model: z.string().min(1),
     escalate: z.string().min(1).optional(),
     toolMode: z.enum(TOOL_MODES).optional(),
@@ -184,7 +184,9 @@ function parseOptions<T>(schema: z.ZodType<T>, raw: unknown): T {
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new HandbookError('INVALID_INPUT', `invalid option --${issue.path.join('.').replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}: ${issue.message}`, 'see `handbook --help`');
+    // A repeatable option's issue is at its index (check.0); the user typed --check, not --check.0.
+    const option = issue.path.filter((segment) => typeof segment === 'string');
+    throw new HandbookError('INVALID_INPUT', `invalid option --${option.join('.').replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}: ${issue.message}`, 'see `handbook --help`');
   }
   return parsed.data;
 }

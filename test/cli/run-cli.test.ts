@@ -68,6 +68,7 @@ describe('handbook run', () => {
       [['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', `script:${script}`, '--max-steps', '0'], /invalid option --max-steps/],
       [['run', '--repo', path.join(repo, 'nope'), '--task', 'x', '--check', 'true', '--model', `script:${script}`], /repository not found/],
       [['run', '--repo', repo, '--task', '   ', '--check', 'true', '--model', `script:${script}`], /invalid option --task/],
+      [['run', '--repo', repo, '--task', 'x', '--check', 'true', ' ', '--model', `script:${script}`], /invalid option --check: a check command is empty \(/],
       [['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', `script:${script}`, '--policy', script], /approval policy .* is not valid/],
       [['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', `script:${script}`, '--policy', '/no/such/policy.json'], /approval policy \/no\/such\/policy\.json does not exist/],
       [['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', `script:${script}`, '--policy', misspelledPolicy], /approval policy .* is not valid at tools\.run_comand: no tool is named "run_comand" \(the tools are read_file, .*run_command/],
