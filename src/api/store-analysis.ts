@@ -113,7 +113,8 @@ export async function storeAnalysis(input: StoreAnalysisInput): Promise<StoredAn
     const summaries = await summarizeStagesWithModel(graph, handbook.stages, model, modelCache);
     modelUse = {
       model: provider.id,
-      calls: proposal.modelCalls + report.modelCalls + summaries.modelCalls,
+      // The stagers count every call they start; those the outage stop answered at once never reached the model.
+      calls: proposal.modelCalls + report.modelCalls + summaries.modelCalls - model.notAsked,
       cachedUnits: report.cachedUnits,
       fallbackUnits: report.fallbackUnits,
       fallbackSummaries: summaries.fallbackStages,

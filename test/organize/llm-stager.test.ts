@@ -169,7 +169,7 @@ describe.each(PROVIDERS)('the llm stager through $name', (kind) => {
     const refusing = await kind.start(() => (kind.name === 'anthropic' ? anthropicError(401, 'authentication_error', 'invalid x-api-key') : openAiError(401, 'invalid_api_key', 'Incorrect API key provided')));
     const summary = await buildHandbook(FIXTURE, { database: path.join(scratchDirectory(), 'handbook.db'), ...kind.options(refusing.url) });
     expect(refusing.requests).toHaveLength(1);
-    expect(summary.model).toMatchObject({ fallbackUnits: UNIT_COUNT, fallbackSummaries: summary.stages.filter((stage) => stage.members > 0).length });
+    expect(summary.model).toMatchObject({ calls: 1, fallbackUnits: UNIT_COUNT, fallbackSummaries: summary.stages.filter((stage) => stage.members > 0).length });
     expect(summary.model!.rejected[0]).toMatch(/^stage proposal: provider error \(auth\)/);
   });
 });
@@ -187,7 +187,7 @@ describe('a model server that cannot be reached', () => {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
     const summary = await buildHandbook(FIXTURE, { database: path.join(scratchDirectory(), 'handbook.db'), model: `openai-compatible:qwen-test@${url}`, provider: { env: {}, ...fastRetries } });
     expect(connections).toBe(fastRetries.maxAttempts);
-    expect(summary.model).toMatchObject({ fallbackUnits: UNIT_COUNT });
+    expect(summary.model).toMatchObject({ calls: 1, fallbackUnits: UNIT_COUNT });
     expect(summary.model!.rejected[0]).toMatch(/^stage proposal: provider error \(network\)/);
     expect(summary.model!.rejected[1]).toMatch(/not asked, an earlier call failed/);
   });
