@@ -1,5 +1,6 @@
-import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { PathRefused, Workspace } from '../harness/workspace.js';
 
 /**
  * The commands a check may be: the runners the offline planner writes, followed by nothing but
@@ -56,17 +57,24 @@ export function checkCommandProblem(root: string, check: CheckCommand, isTestFil
   return missing.length > 0 ? `it names test files that do not exist: ${missing.join(', ')}` : undefined;
 }
 
-/** Why a check may not run in `folder`: it must be a package folder of the repository, named from its root. */
+/**
+ * Why a check may not run in `folder`: it must be a package folder of the repository, named from
+ * its root. Judged by the file gate, as a plan's new files are: no climbing out, no link leading
+ * out, nothing in .git or .handbook.
+ */
 function folderProblem(root: string, folder: string): string | undefined {
-  const named = path.posix.normalize(folder).replace(/\/+$/, '');
-  if (folder.includes('\\') || path.posix.isAbsolute(named) || named === '.' || named === '..' || named.startsWith('../')) return `its folder ${folder} is not a folder of the repository named from its root`;
-  if (named !== folder) return `its folder ${folder} is not named from the repository's root: name it ${named}`;
-  if (folder.split('/').some((part) => part === 'node_modules' || part === '.git' || part === '.handbook')) return `its folder ${folder} is not the repository's own code`;
+  let relative: string;
+  try {
+    relative = new Workspace(root).resolve(folder, 'read').relative;
+  } catch (error) {
+    if (error instanceof PathRefused) return `its folder ${folder} is not a folder of the repository named from its root`;
+    throw error;
+  }
+  if (relative === '') return `its folder ${folder} is not a folder of the repository named from its root`;
+  if (relative !== folder) return `its folder ${folder} is not named from the repository's root: name it ${relative}`;
+  if (folder.split('/').includes('node_modules')) return `its folder ${folder} is not the repository's own code`;
   const absolute = path.join(root, folder);
   if (!existsSync(absolute) || !statSync(absolute).isDirectory()) return `its folder ${folder} does not exist`;
-  const real = realpathSync(absolute);
-  const realRoot = realpathSync(root);
-  if (real !== realRoot && !real.startsWith(realRoot + path.sep)) return `its folder ${folder} leads outside the repository`;
   if (!existsSync(path.join(absolute, 'package.json'))) return `its folder ${folder} is not a package (no package.json): a check runs in the repository's root or in one of its packages`;
   return undefined;
 }

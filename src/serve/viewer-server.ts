@@ -65,7 +65,8 @@ export async function startViewerServer(repo: string, options: ViewerServerOptio
   const log = options.log ?? stderrLog;
   const host = options.host ?? DEFAULT_VIEWER_HOST;
   const app = options.app ?? WEB_APP_FOLDER;
-  const version = new DatabaseVersion(databasePathFor(root, options.database));
+  const database = databasePathFor(root, options.database);
+  const version = new DatabaseVersion(database);
   const context: ApiContext = { root, database: options.database, current: new CurrentHandbook(root, options.database, version), workspace: new Workspace(root) };
   const updates = new HandbookUpdates(root, version, { log, ...(options.debounceMs === undefined ? {} : { debounceMs: options.debounceMs }) });
   const onlyLoopbackNames = LOOPBACK_HOSTS.has(host);
@@ -112,7 +113,6 @@ export async function startViewerServer(repo: string, options: ViewerServerOptio
   await listen(server, options.port ?? DEFAULT_VIEWER_PORT, host);
   updates.start();
   // It serves anyway, and shows the handbook once one is built: the note keeps an empty page from looking broken.
-  const database = databasePathFor(root, options.database);
   if (!existsSync(database)) log(`no handbook at ${database} yet: run \`handbook build ${root}\`; the open page shows it once it is built`);
   const { port } = server.address() as AddressInfo;
   let closing: Promise<void> | undefined;
