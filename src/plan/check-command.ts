@@ -1,6 +1,7 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { PathRefused, Workspace } from '../harness/workspace.js';
+import { hasTestScript, readPackageManifest } from './package-manifest.js';
 
 /**
  * The commands a check may be: the runners the offline planner writes, followed by nothing but
@@ -42,7 +43,7 @@ export function checkCommandProblem(root: string, check: CheckCommand, isTestFil
   const named = segments.flat().filter((word) => isTestFile(fromRoot(word)));
   const scripts = segments.filter(isTestScript);
   if (named.length === 0 && scripts.length === 0) return 'it names no test file: a check runs the tests that reach the targets, or `npm test`';
-  if (scripts.length > 0 && !hasTestScript(path.join(root, folder))) return check.cwd === undefined ? 'the repository has no test script' : `${check.cwd} has no test script`;
+  if (scripts.length > 0 && !hasTestScript(readPackageManifest(path.join(root, folder)))) return check.cwd === undefined ? 'the repository has no test script' : `${check.cwd} has no test script`;
   for (const segment of segments) {
     if (isTestScript(segment)) continue;
     const runner = RUNNERS.find((candidate) => candidate.every((word, index) => segment[index] === word));
@@ -88,11 +89,3 @@ function isTestScript(segment: readonly string[]): boolean {
   return segment[0] === 'npm' && ((segment.length === 2 && segment[1] === 'test') || (segment.length === 3 && segment[1] === 'run' && segment[2] === 'test'));
 }
 
-function hasTestScript(root: string): boolean {
-  try {
-    const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts?: Record<string, unknown> };
-    return typeof manifest.scripts?.test === 'string';
-  } catch {
-    return false;
-  }
-}

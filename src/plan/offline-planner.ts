@@ -1,6 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
 import type { ProgramGraph } from '../graph/program-graph.js';
 import type { Unit } from '../graph/model.js';
 import { shortName } from '../graph/unit-name.js';
@@ -8,6 +7,7 @@ import type { RegisterEntry } from '../organize/model.js';
 import { parseRequest } from '../route/request-terms.js';
 import { searchTermsOf } from '../route/search-index.js';
 import { looksLikeTestFile } from './plan-gate.js';
+import { hasTestScript, readPackageManifest } from './package-manifest.js';
 import type { PlanCheck, PlanContext, PlanDraft, PlanRisk, PlanTarget } from './edit-plan.js';
 
 /** A place the router found for the request, best first. */
@@ -280,36 +280,19 @@ function packageFolderFinder(root: string): (file: string) => string {
  * node itself runs them.
  */
 function testCommand(folder: string, tests: readonly string[]): string | undefined {
-  const manifest = readManifest(path.join(folder, 'package.json'));
+  const manifest = readPackageManifest(folder);
   const dependencies = { ...manifest.dependencies, ...manifest.devDependencies };
   const files = tests.map(shellQuote).join(' ');
   if (dependencies.vitest) return `npx vitest run ${files}`;
   if (dependencies.jest) return `npx jest ${files}`;
   if (dependencies.mocha) return `npx mocha ${files}`;
-  if (manifest.scripts?.test) return 'npm test';
+  if (hasTestScript(manifest)) return 'npm test';
   return undefined;
 }
 
 /** Test files run by node itself, when no manifest names a runner or a test script. */
 function nodeCommand(tests: readonly string[]): string {
   return tests.map((file) => (/\.[cm]?js$/.test(file) ? `node ${shellQuote(file)}` : `node --test ${shellQuote(file)}`)).join(' && ');
-}
-
-const manifestSchema = z.object({
-  scripts: z.record(z.string(), z.string()).optional(),
-  dependencies: z.record(z.string(), z.string()).optional(),
-  devDependencies: z.record(z.string(), z.string()).optional(),
-});
-
-/** The repository's package.json as far as choosing a test runner goes; an unreadable one is no manifest, not a crash. */
-function readManifest(file: string): z.output<typeof manifestSchema> {
-  if (!existsSync(file)) return {};
-  try {
-    const parsed = manifestSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
-    return parsed.success ? parsed.data : {};
-  } catch {
-    return {};
-  }
 }
 
 /** A file name as one shell word that the shell expands nothing in. */
