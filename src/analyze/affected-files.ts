@@ -1,4 +1,4 @@
-import type { Edge } from '../graph/model.js';
+import { STATIC_SLOT_PREFIX, type Edge } from '../graph/model.js';
 import { declaredNameOf, fileOfId, type DeclarationDigest } from './declaration-digest.js';
 
 /**
@@ -244,9 +244,12 @@ export function hierarchyMoved(before: readonly Edge[], after: readonly Edge[]):
   return affected;
 }
 
-/** Whether an id is one of the types, or a member of one (`a.ts#Base.run` of `a.ts#Base`). */
+/** Whether an id is one of the types, or a member of one (`a.ts#Base.run` or `a.ts#static Base.count` of `a.ts#Base`). */
 export function isTypeOrMember(id: string, types: ReadonlySet<string>): boolean {
   if (types.has(id)) return true;
+  const hash = id.indexOf('#');
   const dot = id.lastIndexOf('.');
-  return dot > id.indexOf('#') && types.has(id.slice(0, dot));
+  if (dot <= hash) return false;
+  const owner = id.startsWith(STATIC_SLOT_PREFIX, hash + 1) ? `${id.slice(0, hash + 1)}${id.slice(hash + 1 + STATIC_SLOT_PREFIX.length, dot)}` : id.slice(0, dot);
+  return types.has(owner);
 }

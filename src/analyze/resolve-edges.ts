@@ -1,5 +1,5 @@
 import { ts } from 'ts-morph';
-import type { Edge, EdgeKind, Slot, Unit, UnresolvedCall, UnresolvedReason } from '../graph/model.js';
+import { STATIC_SLOT_PREFIX, type Edge, type EdgeKind, type Slot, type Unit, type UnresolvedCall, type UnresolvedReason } from '../graph/model.js';
 import type { UnitIndex } from './collect-units.js';
 import type { ModuleResolver } from './create-program.js';
 import { accessedName, isJavaScriptFile, lineLocator, lineOf, memberOfThis } from './unit-text.js';
@@ -24,27 +24,28 @@ export interface EdgeResolverInput {
   indexOfFile: (file: string) => UnitIndex | undefined;
 }
 
-/** The type literal a property of `owner` named `name` holds (`Interface.nested`), if any. */
-function nestedTypeLiteral(owner: ts.Node, name: string): ts.Node | undefined {
-  const type = ts.isTypeAliasDeclaration(owner) ? owner.type : owner;
-  let found: ts.Node | undefined;
-  ts.forEachChild(type, (member) => {
-    if (found || !(ts.isPropertySignature(member) || ts.isPropertyDeclaration(member))) return;
-    if (ts.isIdentifier(member.name) && member.name.text === name && member.type && ts.isTypeLiteralNode(member.type)) found = member.type;
-  });
-  return found;
+/** The type literal the property of `owner` under `key` (see firstMemberDeclarations) holds (`Interface.nested`), if any. */
+function nestedTypeLiteral(owner: ts.Node, key: string): ts.Node | undefined {
+  const member = firstMemberDeclarations(owner).get(key);
+  return member && (ts.isPropertySignature(member) || ts.isPropertyDeclaration(member)) && member.type && ts.isTypeLiteralNode(member.type) ? member.type : undefined;
+}
+
+function isStaticMember(member: ts.ClassElement): boolean {
+  return ts.isClassStaticBlockDeclaration(member) || (ts.getCombinedModifierFlags(member) & ts.ModifierFlags.Static) !== 0;
+}
+
+/** Whether a type literal is what a static field holds, directly or through outer literals: its members are the constructor's state too. */
+function heldByStatic(literal: ts.Node): boolean {
+  const holder = literal.parent;
+  if (ts.isPropertyDeclaration(holder)) return isStaticMember(holder);
+  return ts.isPropertySignature(holder) && ts.isTypeLiteralNode(holder.parent) && heldByStatic(holder.parent);
 }
 
 /**
- * The class whose instance (or constructor, in a static member) `this` is where `node` stands, as
- * the binder decides it: arrow functions pass `this` through, any other function or container
- * stops it. JavaScript declares a class's field by a `this.x =` only there.
+ * The class member whose `this` is where `node` stands, as the binder decides it: arrow functions
+ * pass `this` through, any other function or container stops it. JavaScript declares a class's
+ * field by a `this.x =` only there: an instance's, or in a static member the constructor's.
  */
-function classOfThis(node: ts.Node): ts.ClassLikeDeclaration | undefined {
-  return classMemberOfThis(node)?.parent;
-}
-
-/** The class member whose `this` is where `node` stands (see classOfThis). */
 function classMemberOfThis(node: ts.Node): ts.ClassElement & { parent: ts.ClassLikeDeclaration } | undefined {
   for (let current = node.parent; current; current = current.parent) {
     if (ts.isArrowFunction(current)) continue;
@@ -74,6 +75,7 @@ const memberDeclarationsOf = new WeakMap<ts.Node, ReadonlyMap<string, ts.Node>>(
 /**
  * Each member's first declaration in source order under an owner: a property, a parameter
  * property, or (in JavaScript, which declares members by assignment) a `this.x =` or `this['x'] =` in a body.
+ * A static member is under its name with STATIC_SLOT_PREFIX, as its slot is: an instance member may share the name.
  * One walk per owner, kept while its syntax tree lives: a sync asks for many members of one class.
  */
 function firstMemberDeclarations(owner: ts.Node): ReadonlyMap<string, ts.Node> {
@@ -83,15 +85,16 @@ function firstMemberDeclarations(owner: ts.Node): ReadonlyMap<string, ts.Node> {
   // Only JavaScript declares members by assignment; in TypeScript `this.x = ...` is a use.
   const javaScript = isJavaScriptFile(owner.getSourceFile().fileName);
   const found = new Map<string, ts.Node>();
-  const record = (name: string, node: ts.Node): void => {
-    if (!found.has(name)) found.set(name, node);
+  const record = (name: string, node: ts.Node, isStatic = false): void => {
+    const key = isStatic ? `${STATIC_SLOT_PREFIX}${name}` : name;
+    if (!found.has(key)) found.set(key, node);
   };
   if (!javaScript) {
     // Without assignments to look for, only the direct members and the constructor's parameter properties can declare one.
     const members: readonly ts.Node[] = ts.isClassLike(container) || ts.isInterfaceDeclaration(container) || ts.isTypeLiteralNode(container) ? container.members : [];
     for (const member of members) {
       if ((ts.isPropertyDeclaration(member) || ts.isPropertySignature(member)) &&
-          (ts.isIdentifier(member.name) || ts.isPrivateIdentifier(member.name) || ts.isStringLiteral(member.name))) record(member.name.text, member);
+          (ts.isIdentifier(member.name) || ts.isPrivateIdentifier(member.name) || ts.isStringLiteral(member.name))) record(member.name.text, member, ts.isPropertyDeclaration(member) && isStaticMember(member));
       if (ts.isConstructorDeclaration(member)) {
         for (const parameter of member.parameters) if (ts.isIdentifier(parameter.name) && ts.getModifiers(parameter)?.length) record(parameter.name.text, parameter);
       }
@@ -101,7 +104,7 @@ function firstMemberDeclarations(owner: ts.Node): ReadonlyMap<string, ts.Node> {
   }
   const visit = (node: ts.Node): void => {
     if ((ts.isPropertyDeclaration(node) || ts.isPropertySignature(node)) && node.parent === container) {
-      if (ts.isIdentifier(node.name) || ts.isPrivateIdentifier(node.name) || ts.isStringLiteral(node.name)) record(node.name.text, node);
+      if (ts.isIdentifier(node.name) || ts.isPrivateIdentifier(node.name) || ts.isStringLiteral(node.name)) record(node.name.text, node, ts.isPropertyDeclaration(node) && isStaticMember(node));
       return;
     }
     if (ts.isParameter(node) && ts.isIdentifier(node.name) && ts.getModifiers(node)?.length && ts.isConstructorDeclaration(node.parent)) {
@@ -111,8 +114,9 @@ function firstMemberDeclarations(owner: ts.Node): ReadonlyMap<string, ts.Node> {
     // The binder declares a field by `this.x = v` (or a `this.x;` typed by JSDoc) only where `this` is the class's.
     const declares = (ts.isBinaryExpression(node.parent) && node.parent.left === node && node.parent.operatorToken.kind === ts.SyntaxKind.EqualsToken) ||
       (ts.isExpressionStatement(node.parent) && ts.getJSDocTypeTag(node.parent) !== undefined);
-    if (declares && assignedMemberOfThis(node) && classOfThis(node) === container) {
-      record(memberOfThis(node)!, node);
+    const member = declares && assignedMemberOfThis(node) ? classMemberOfThis(node) : undefined;
+    if (member?.parent === container) {
+      record(memberOfThis(node)!, node, isStaticMember(member));
       return;
     }
     if (node !== container && (ts.isClassLike(node) || ts.isInterfaceDeclaration(node) || ts.isTypeLiteralNode(node))) return;
@@ -743,13 +747,16 @@ export class EdgeResolver {
       this.nodeOfUnit.set(slot.file, (nodeOfUnit = new Map([...(fileIndex?.unitByDeclaration ?? [])].map(([node, id]) => [id, node]))));
     }
     const segments = slot.owner.slice(slot.file.length + 1).split('.');
+    // Only the member right under the class is static; what its type literal holds is keyed by name alone.
+    const isStatic = slot.id.startsWith(STATIC_SLOT_PREFIX, slot.file.length + 1);
+    const keyOf = (name: string, underClass: boolean): string => (isStatic && underClass ? `${STATIC_SLOT_PREFIX}${name}` : name);
     let owner: ts.Node | undefined;
-    for (let taken = segments.length; taken > 0 && !owner; taken -= 1) {
-      owner = nodeOfUnit.get(`${slot.file}#${segments.slice(0, taken).join('.')}`);
-      if (owner) for (const nested of segments.slice(taken)) owner = owner && nestedTypeLiteral(owner, nested);
-    }
+    let taken = segments.length;
+    while (taken > 0 && !(owner = nodeOfUnit.get(`${slot.file}#${segments.slice(0, taken).join('.')}`))) taken -= 1;
+    const nested = segments.slice(taken);
+    nested.forEach((name, at) => (owner = owner && nestedTypeLiteral(owner, keyOf(name, at === 0))));
     if (!owner) return undefined;
-    const declaration = firstMemberDeclarations(owner).get(slot.name);
+    const declaration = firstMemberDeclarations(owner).get(keyOf(slot.name, nested.length === 0));
     if (!declaration) return undefined;
     const fresh = this.createSlot(declaration);
     return fresh?.id === slot.id ? fresh : undefined;
@@ -791,7 +798,7 @@ export class EdgeResolver {
     } else if (assigned) {
       // JavaScript's `this.x = v` in a subclass's instance member declares the subclass's own property, as `override x` would.
       const member = classMemberOfThis(assigned);
-      if (!member || ts.isClassStaticBlockDeclaration(member) || ts.getCombinedModifierFlags(member) & ts.ModifierFlags.Static) return undefined;
+      if (!member || isStaticMember(member)) return undefined;
       owner = member.parent;
       name = memberOfThis(assigned);
     } else return undefined;
@@ -808,12 +815,14 @@ export class EdgeResolver {
     let ownerNode: ts.Node | undefined;
     let typeNode: ts.TypeNode | undefined;
     let kind: Slot['kind'] = 'property';
+    let isStatic = false;
     if (ts.isPropertyDeclaration(declaration) || ts.isPropertySignature(declaration)) {
       if (ts.isPropertyDeclaration(declaration) && declaration.initializer && (ts.isArrowFunction(declaration.initializer) || ts.isFunctionExpression(declaration.initializer))) return undefined;
       name = ts.isIdentifier(declaration.name) || ts.isPrivateIdentifier(declaration.name) || ts.isStringLiteral(declaration.name) ? declaration.name.text : undefined;
       ownerNode = declaration.parent;
       typeNode = declaration.type;
       if (ts.isPropertyDeclaration(declaration)) kind = 'field';
+      isStatic = ts.isPropertyDeclaration(declaration) ? isStaticMember(declaration) : ts.isTypeLiteralNode(ownerNode) && heldByStatic(ownerNode);
     } else if (ts.isParameter(declaration) && ts.isIdentifier(declaration.name) && ts.getModifiers(declaration)?.length) {
       name = declaration.name.text;
       ownerNode = declaration.parent.parent;
@@ -822,11 +831,13 @@ export class EdgeResolver {
     } else {
       // JavaScript's `this.x = v`, as the checker lists it or as the member walk finds its target.
       const assigned = isJavaScriptFile(sourceFile.fileName) ? assignedMemberOfThis(declaration) : undefined;
-      if (assigned) {
+      const member = assigned && classMemberOfThis(assigned);
+      if (assigned && member) {
         declaration = assigned;
         name = memberOfThis(assigned);
-        ownerNode = classOfThis(assigned);
+        ownerNode = member.parent;
         kind = 'field';
+        isStatic = isStaticMember(member);
       }
     }
     if (!name || !ownerNode) return undefined;
@@ -834,7 +845,7 @@ export class EdgeResolver {
     if (!owner) return undefined;
     const typeText = typeNode ? typeNode.getText(sourceFile).replace(/\s+/g, ' ') : '';
     return {
-      id: `${file}#${owner}.${name}`,
+      id: `${file}#${isStatic ? STATIC_SLOT_PREFIX : ''}${owner}.${name}`,
       kind,
       file,
       owner: `${file}#${owner}`,

@@ -81,9 +81,16 @@ export type UnresolvedCall = z.infer<typeof unresolvedCallSchema>;
 
 export const SLOT_KINDS = ['field', 'property', 'module-variable'] as const;
 
+/**
+ * What starts the symbol of a static member's slot (`file#static Owner.name`): a class's static
+ * and its instance member of one name are two properties, of the constructor and of each
+ * instance. A space, which no identifier holds, keeps it apart from a member named `static`.
+ */
+export const STATIC_SLOT_PREFIX = 'static ';
+
 /** A piece of state that units read or write: a class field, a property of a shared type, a module variable. */
 export const slotSchema = z.object({
-  /** `file#Owner.name` for a field or property, the variable's unit id for a module variable. */
+  /** `file#Owner.name` for a field or property (`file#static Owner.name` for a static one), the variable's unit id for a module variable. */
   id: z.string(),
   kind: z.enum(SLOT_KINDS),
   file: z.string(),

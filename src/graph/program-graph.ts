@@ -2,7 +2,7 @@ import graphology from 'graphology';
 import type { MultiDirectedGraph as MultiDirectedGraphType } from 'graphology';
 import { HandbookError } from '../errors.js';
 import { closeNames } from './close-names.js';
-import type { Edge, EdgeKind, ProgramGraphData, Slot, Unit, UnresolvedCall } from './model.js';
+import { STATIC_SLOT_PREFIX, type Edge, type EdgeKind, type ProgramGraphData, type Slot, type Unit, type UnresolvedCall } from './model.js';
 
 const { MultiDirectedGraph } = graphology;
 
@@ -198,11 +198,11 @@ export class ProgramGraph {
     return this.slotsById.get(id);
   }
 
-  /** The slots a reference names: its id, or every slot whose `Owner.name` / `name` tail it is. */
+  /** The slots a reference names: its id, or every slot whose `Owner.name` / `name` tail it is, a static one's too. */
   private slotsNamed(reference: string): Slot[] {
     const exact = this.getSlot(reference);
     if (exact) return [exact];
-    return this.data.slots.filter((slot) => slot.id.endsWith(`#${reference}`) || slot.id.endsWith(`.${reference}`));
+    return this.data.slots.filter((slot) => slot.id.endsWith(`#${reference}`) || slot.id.endsWith(`.${reference}`) || slot.id.endsWith(`#${STATIC_SLOT_PREFIX}${reference}`));
   }
 
   /** Accepts a slot id or its `Owner.name` / `name` tail when that is unique. */

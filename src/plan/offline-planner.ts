@@ -195,7 +195,9 @@ function risksOf(register: readonly RegisterEntry[], targetIds: ReadonlySet<stri
     .map((entry) => ({ slot: slotName(entry), stages: [...entry.stages], why: `${slotName(entry)} is shared by the stages ${entry.stages.join(', ')}: a change to how a target writes or reads it reaches them all` }));
 }
 
+/** A field's or property's id is its name, which alone tells a static member from an instance member of one name. */
 function slotName(entry: RegisterEntry): string {
+  if (entry.kind !== 'module-variable') return entry.slot;
   return `${entry.owner}.${entry.slot.split('#').pop()?.split('.').pop() ?? entry.slot}`;
 }
 

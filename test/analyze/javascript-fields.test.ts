@@ -104,3 +104,34 @@ export class ChatError extends Error {
       .toEqual(['src/chat.js#Chat.history', 'src/chat.js#Thread.title']);
   });
 });
+
+describe('a JavaScript field assigned in a static member', () => {
+  // `this` in a static member is the class itself: its `this.x = v` declares a property of the constructor, not of each instance.
+  it('is a static slot of its own beside an instance field of that name', () => {
+    const root = scratchDirectory();
+    mkdirSync(path.join(root, 'src'));
+    writeFileSync(path.join(root, 'src/registry.js'), `export class Registry {
+  static setup() {
+    this.entries = [];
+  }
+  constructor() {
+    this.entries = new Map();
+  }
+  add(key) {
+    this.entries.set(key, 1);
+  }
+  static reset() {
+    this.entries.length = 0;
+  }
+}
+`);
+    const graph = analyzeRepository(root).graph;
+    expect(graph.slots.map((slot) => `${slot.id}@${slot.line}`).sort()).toEqual(['src/registry.js#Registry.entries@6', 'src/registry.js#static Registry.entries@3']);
+    expect(graph.edges.filter((edge) => edge.kind === 'writes').map((edge) => `${edge.from} ${edge.to}`).sort()).toEqual([
+      'src/registry.js#Registry.add src/registry.js#Registry.entries',
+      'src/registry.js#Registry.constructor src/registry.js#Registry.entries',
+      'src/registry.js#Registry.reset src/registry.js#static Registry.entries',
+      'src/registry.js#Registry.setup src/registry.js#static Registry.entries',
+    ]);
+  });
+});

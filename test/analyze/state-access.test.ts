@@ -3,6 +3,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyzeRepository } from '../../src/analyze/analyze-repository.js';
 import type { Edge, UnresolvedCall } from '../../src/graph/model.js';
+import { ProgramGraph } from '../../src/graph/program-graph.js';
 import { scratchDirectory } from '../helpers/paths.js';
 
 const DESTRUCTURING = `export type Config = {
@@ -276,9 +277,26 @@ export class Target {
 }
 `;
 
+// A static and an instance member of one name are two properties: one of the constructor, one of each instance.
+const STATICS = `export class Counter {
+  static total = 0;
+  total = 0;
+  static limits: { max: number } = { max: 1 };
+  limits: { max: number } = { max: 2 };
+  bump(): void {
+    this.total += 1;
+    Counter.total += 1;
+  }
+  cap(): number {
+    return this.limits.max + Counter.limits.max;
+  }
+}
+`;
+
 let edges: Edge[];
 let slots: string[];
 let unresolved: UnresolvedCall[];
+let graphOfTree: ProgramGraph;
 
 beforeAll(() => {
   const root = scratchDirectory();
@@ -294,10 +312,12 @@ beforeAll(() => {
   writeFileSync(path.join(root, 'src/nested-literals.ts'), NESTED_LITERALS);
   writeFileSync(path.join(root, 'src/keyed-calls.ts'), KEYED_CALLS);
   writeFileSync(path.join(root, 'src/assigned.ts'), ASSIGNED);
+  writeFileSync(path.join(root, 'src/statics.ts'), STATICS);
   const graph = analyzeRepository(root).graph;
   edges = graph.edges;
   slots = graph.slots.map((slot) => slot.id);
   unresolved = graph.unresolved;
+  graphOfTree = new ProgramGraph(graph);
 });
 
 /** What one unit of a file calls, references, reads and writes, as `kind target@lines`, the target's file named when it is another. */
@@ -362,8 +382,8 @@ describe('a store into a member that is no state of its own', () => {
 describe('a field a subclass redeclares', () => {
   // Every instance has one property x, whichever class's code reads or writes it and whichever redeclares it.
   it.each([
-    ['Base.readBase', ['reads Base.count@5', 'reads Base.x@5', 'references Base@5']],
-    ['Derived.writeDerived', ['references Derived@13', 'writes Base.x@12', 'writes Derived.count@13']],
+    ['Base.readBase', ['reads Base.x@5', 'reads static Base.count@5', 'references Base@5']],
+    ['Derived.writeDerived', ['references Derived@13', 'writes Base.x@12', 'writes static Derived.count@13']],
     ['Narrowed.readNarrowed', ['reads Base.x@19']],
     ['Other.readOther', ['reads Base.x@29']],
     ['fromOutside', ['reads Base.x@33']],
@@ -373,7 +393,7 @@ describe('a field a subclass redeclares', () => {
 
   it('is one slot, while a static redeclared is a property of each constructor', () => {
     expect(slots.filter((id) => id.startsWith('src/overrides.ts#')).sort()).toEqual([
-      'src/overrides.ts#Base.count', 'src/overrides.ts#Base.x', 'src/overrides.ts#Derived.count',
+      'src/overrides.ts#Base.x', 'src/overrides.ts#static Base.count', 'src/overrides.ts#static Derived.count',
     ]);
   });
 
@@ -444,5 +464,27 @@ describe('a destructuring assignment to existing variables', () => {
     ['Target.fromNamespace', ['reads src/shared.ts#counter@42']],
   ])('%s reads the members its pattern names from the source', (unit, expected) => {
     expect(usesOf('assigned.ts', unit)).toEqual(expected);
+  });
+});
+
+describe('a static and an instance member of one name', () => {
+  it('are two slots, the static one marked, down to the members of the type literals they hold', () => {
+    expect(slots.filter((id) => id.startsWith('src/statics.ts#')).sort()).toEqual([
+      'src/statics.ts#Counter.limits', 'src/statics.ts#Counter.limits.max', 'src/statics.ts#Counter.total',
+      'src/statics.ts#static Counter.limits', 'src/statics.ts#static Counter.limits.max', 'src/statics.ts#static Counter.total',
+    ]);
+  });
+
+  it.each([
+    ['Counter.bump', ['references Counter@8', 'writes Counter.total@7', 'writes static Counter.total@8']],
+    ['Counter.cap', ['reads Counter.limits.max@11', 'reads Counter.limits@11', 'reads static Counter.limits.max@11', 'reads static Counter.limits@11', 'references Counter@11']],
+  ])('%s reaches each through its own slot', (unit, expected) => {
+    expect(usesOf('statics.ts', unit)).toEqual(expected);
+  });
+
+  it('are both named by Owner.name, and the static one alone by its own name', () => {
+    expect(() => graphOfTree.getSlotOrThrow('Counter.total')).toThrow('"Counter.total" names 2 state slots: src/statics.ts#Counter.total, src/statics.ts#static Counter.total');
+    expect(graphOfTree.getSlotOrThrow('static Counter.total').id).toBe('src/statics.ts#static Counter.total');
+    expect(graphOfTree.getSlotOrThrow('Derived.count').id).toBe('src/overrides.ts#static Derived.count');
   });
 });
