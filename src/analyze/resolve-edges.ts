@@ -301,6 +301,9 @@ export class EdgeResolver {
   private file = new FileAccumulator();
   private readonly slots = new Map<string, Slot>();
   private readonly slotByDeclaration = new Map<ts.Node, string | null>();
+  /** The declarations whose slots are being looked for, outermost first, and those found on a loop of redeclarations. */
+  private readonly slotsUnderWay: ts.Node[] = [];
+  private readonly slotsOnLoop = new Set<ts.Node>();
   private readonly subtypes = new Map<string, Set<string>>();
   private readonly memberUnits = new Map<string, string>();
   private readonly externalAliasCache = new Map<ts.Symbol, boolean>();
@@ -766,10 +769,25 @@ export class EdgeResolver {
   private slotOf(declaration: ts.Node): string | undefined {
     const cached = this.slotByDeclaration.get(declaration);
     if (cached !== undefined) return cached ?? undefined;
-    const overridden = this.fieldOverriddenBy(declaration);
-    let id = overridden && this.slotOf(overridden);
+    let id: string | undefined;
+    let redeclares = false;
+    this.slotsUnderWay.push(declaration);
+    for (const inherited of this.redeclaredProperties(declaration)) {
+      redeclares = true;
+      // Heritage can come round where the checker lets it (`class A implements B`, `class B implements A`, an interface
+      // in the loop of circular bases): each declaration on the loop keeps its own slot, whichever of them is met first.
+      const at = this.slotsUnderWay.indexOf(inherited);
+      if (at >= 0) {
+        for (const node of this.slotsUnderWay.slice(at)) this.slotsOnLoop.add(node);
+        continue;
+      }
+      if ((id = this.slotOf(inherited))) break;
+    }
+    this.slotsUnderWay.pop();
+    if (this.slotsOnLoop.has(declaration)) id = undefined;
     // JavaScript's `this.name = v` in a subclass of Error assigns the base's property, as the TypeScript it was compiled from did: no slot of its own.
-    if (!id && !(overridden && !ts.isPropertyDeclaration(declaration) && !ts.isParameter(declaration))) {
+    const assignsInherited = redeclares && !ts.isPropertyDeclaration(declaration) && !ts.isParameter(declaration) && !ts.isPropertySignature(declaration);
+    if (!id && !assignsInherited) {
       const slot = this.createSlot(declaration);
       if (slot && !this.slots.has(slot.id)) this.slots.set(slot.id, slot);
       id = slot?.id;
@@ -779,32 +797,47 @@ export class EdgeResolver {
   }
 
   /**
-   * The base class's field that an instance field redeclares (`override x = 1`, `declare x: T`,
-   * a parameter property, in JavaScript a `this.x =` in an instance member): an instance has one
-   * property of that name whichever class's code uses it, so both are one slot, the base's. A
-   * static redeclared is a property of another constructor.
+   * The properties of supertypes that a declaration declares again, in heritage order (a base
+   * class before the interfaces a class implements): the first of them with a slot is its slot.
+   * An instance has one property of a name, whichever declaration code reaches it through:
+   * - a base class's field an instance field redeclares (`override x = 1`, `declare x: T`, a
+   *   parameter property, in JavaScript a `this.x =` in an instance member);
+   * - an interface's property a class field implements, or an extending interface redeclares:
+   *   `named.label` through the interface and `this.label` in the class read and write the same
+   *   state, so were they two slots, no writer through one would meet a reader through the other.
+   *   The cost is that two classes implementing one interface share its slot, as two subclasses
+   *   share their base's: a register cannot tell which class's instances code typed by the
+   *   interface reaches, and one slot says so rather than splitting what may be the same object.
+   * A static redeclared is a property of another constructor, and no interface describes it.
    */
-  private fieldOverriddenBy(declaration: ts.Node): ts.Node | undefined {
-    let owner: ts.ClassLikeDeclaration;
+  private *redeclaredProperties(declaration: ts.Node): Generator<ts.Node> {
+    let heritage: readonly ts.HeritageClause[] | undefined;
     let name: string | undefined;
     const declaredName = (node: ts.PropertyName | ts.BindingName): string | undefined => ts.isIdentifier(node) || ts.isStringLiteral(node) ? node.text : undefined;
     const assigned = isJavaScriptFile(declaration.getSourceFile().fileName) ? assignedMemberOfThis(declaration) : undefined;
-    if (ts.isPropertyDeclaration(declaration) && !(ts.getCombinedModifierFlags(declaration) & ts.ModifierFlags.Static)) {
-      owner = declaration.parent;
+    if (ts.isPropertyDeclaration(declaration) && !isStaticMember(declaration)) {
+      heritage = declaration.parent.heritageClauses;
+      name = declaredName(declaration.name);
+    } else if (ts.isPropertySignature(declaration) && ts.isInterfaceDeclaration(declaration.parent)) {
+      heritage = declaration.parent.heritageClauses;
       name = declaredName(declaration.name);
     } else if (ts.isParameter(declaration) && ts.isConstructorDeclaration(declaration.parent) && ts.getModifiers(declaration)?.length) {
-      owner = declaration.parent.parent;
+      heritage = declaration.parent.parent.heritageClauses;
       name = declaredName(declaration.name);
     } else if (assigned) {
       // JavaScript's `this.x = v` in a subclass's instance member declares the subclass's own property, as `override x` would.
       const member = classMemberOfThis(assigned);
-      if (!member || isStaticMember(member)) return undefined;
-      owner = member.parent;
+      if (!member || isStaticMember(member)) return;
+      heritage = member.parent.heritageClauses;
       name = memberOfThis(assigned);
-    } else return undefined;
-    const base = owner.heritageClauses?.find((clause) => clause.token === ts.SyntaxKind.ExtendsKeyword)?.types[0];
-    if (!base || name === undefined) return undefined;
-    return this.checker.getPropertyOfType(this.checker.getTypeAtLocation(base), name)?.declarations?.[0];
+    }
+    if (!heritage || name === undefined) return;
+    for (const clause of heritage) {
+      for (const type of clause.types) {
+        const inherited = this.checker.getPropertyOfType(this.checker.getTypeAtLocation(type), name)?.declarations?.[0];
+        if (inherited) yield inherited;
+      }
+    }
   }
 
   private createSlot(declaration: ts.Node): Slot | undefined {

@@ -164,6 +164,14 @@ export class Tally {
 const OVERRIDES_WITHOUT_BASE_SLOT = `export class A extends B { x = 1; readA(): number { return this.x; } }
 export class B extends A { x = 2; readB(): number { return this.x; } }
 export class Failure extends Error { override message = 'failed'; show(): string { return this.message; } }
+export interface P extends Q { y: number }
+export interface Q extends P { y: number }
+export function readP(p: P): number { return p.y; }
+export interface Wrapped extends Error { message: string }
+export function readWrapped(w: Wrapped): string { return w.message; }
+export class Left implements Right { z = 1; }
+export class Right implements Left { z = 2; }
+export function readLoop(left: Left, right: Right): number { return left.z + right.z; }
 `;
 
 // The interface's nested names appear nowhere else in the repository: a member name declared only there must still be found.
@@ -293,6 +301,43 @@ const STATICS = `export class Counter {
 }
 `;
 
+// A field a class declares for an interface it implements, and an interface's redeclaration of a property it extends.
+const IMPLEMENTED = `export interface Named {
+  label: string;
+}
+export interface Titled extends Named {
+  label: 'title';
+  title: string;
+}
+export interface Tally {
+  count: number;
+}
+export class Card implements Named {
+  label = '';
+  rename(): void {
+    this.label = 'card';
+  }
+}
+export class Page implements Titled, Tally {
+  label = 'title' as const;
+  title = '';
+  constructor(public count: number) {}
+  retitle(): void {
+    this.title = 'page';
+    this.count += 1;
+  }
+}
+export function show(named: Named): string {
+  return named.label;
+}
+export function showTitled(titled: Titled, tally: Tally): string {
+  return titled.label + titled.title + tally.count;
+}
+export function showPage(page: Page): string {
+  return page.label + page.title;
+}
+`;
+
 let edges: Edge[];
 let slots: string[];
 let unresolved: UnresolvedCall[];
@@ -313,6 +358,7 @@ beforeAll(() => {
   writeFileSync(path.join(root, 'src/keyed-calls.ts'), KEYED_CALLS);
   writeFileSync(path.join(root, 'src/assigned.ts'), ASSIGNED);
   writeFileSync(path.join(root, 'src/statics.ts'), STATICS);
+  writeFileSync(path.join(root, 'src/implemented.ts'), IMPLEMENTED);
   const graph = analyzeRepository(root).graph;
   edges = graph.edges;
   slots = graph.slots.map((slot) => slot.id);
@@ -397,10 +443,13 @@ describe('a field a subclass redeclares', () => {
     ]);
   });
 
-  it('keeps its own slot where no base class in the repository declares it', () => {
+  it('keeps its own slot where no base type in the repository declares it, or the bases come round', () => {
     expect(usesOf('no-base-slot.ts', 'A.readA')).toEqual(['reads A.x@1']);
     expect(usesOf('no-base-slot.ts', 'B.readB')).toEqual(['reads B.x@2']);
     expect(usesOf('no-base-slot.ts', 'Failure.show')).toEqual(['reads Failure.message@3']);
+    expect(usesOf('no-base-slot.ts', 'readP')).toEqual(['reads P.y@6']);
+    expect(usesOf('no-base-slot.ts', 'readWrapped')).toEqual(['reads Wrapped.message@8']);
+    expect(usesOf('no-base-slot.ts', 'readLoop')).toEqual(['reads Left.z@11', 'reads Right.z@11']);
   });
 });
 
@@ -486,5 +535,24 @@ describe('a static and an instance member of one name', () => {
     expect(() => graphOfTree.getSlotOrThrow('Counter.total')).toThrow('"Counter.total" names 2 state slots: src/statics.ts#Counter.total, src/statics.ts#static Counter.total');
     expect(graphOfTree.getSlotOrThrow('static Counter.total').id).toBe('src/statics.ts#static Counter.total');
     expect(graphOfTree.getSlotOrThrow('Derived.count').id).toBe('src/overrides.ts#static Derived.count');
+  });
+});
+
+describe('a field a class declares for an interface it implements', () => {
+  // Code typed by the interface and code typed by the class reach one property of the same instances.
+  it.each([
+    ['Card.rename', ['writes Named.label@14']],
+    ['Page.retitle', ['writes Tally.count@23', 'writes Titled.title@22']],
+    ['show', ['reads Named.label@27']],
+    ['showTitled', ['reads Named.label@30', 'reads Tally.count@30', 'reads Titled.title@30']],
+    ['showPage', ['reads Named.label@33', 'reads Titled.title@33']],
+  ])('%s reaches the slot of the interface that declares it first', (unit, expected) => {
+    expect(usesOf('implemented.ts', unit)).toEqual(expected);
+  });
+
+  it('is the slot of the interface property, as a redeclaring interface property is', () => {
+    expect(slots.filter((id) => id.startsWith('src/implemented.ts#')).sort()).toEqual([
+      'src/implemented.ts#Named.label', 'src/implemented.ts#Tally.count', 'src/implemented.ts#Titled.title',
+    ]);
   });
 });
