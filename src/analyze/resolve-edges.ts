@@ -449,6 +449,8 @@ export class EdgeResolver {
           const symbol = this.checker.getShorthandAssignmentValueSymbol(node);
           this.recordNameUse(symbol, node.name, current(), line(node));
         }
+        // `({ a = f() } = source)`: the default runs where the pattern stands, as a binding element's initializer does.
+        if (node.objectAssignmentInitializer) visit(node.objectAssignmentInitializer);
         return;
       }
       this.visitChildren(node, visit);

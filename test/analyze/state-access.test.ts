@@ -338,6 +338,37 @@ export function showPage(page: Page): string {
 }
 `;
 
+// A default in a pattern is an expression evaluated where the pattern stands: what it calls and reads is the unit's.
+const DEFAULTS = `export let fallback = 0;
+export function make(): number {
+  return 1;
+}
+export class Source {
+  a = 0;
+  b = 0;
+  c = 0;
+}
+export function assignObject(source: Source): number {
+  let a = 0;
+  ({ a = make() } = source);
+  return a;
+}
+export function assignArray(list: number[]): number {
+  let x = 0;
+  [x = make()] = list;
+  return x;
+}
+export function declare(source: Source): number {
+  const { b = fallback } = source;
+  return b;
+}
+export function nested(outer: { inner: Source }): number {
+  let c = 0;
+  ({ inner: { c = make() + fallback } } = outer);
+  return c;
+}
+`;
+
 let edges: Edge[];
 let slots: string[];
 let unresolved: UnresolvedCall[];
@@ -359,6 +390,7 @@ beforeAll(() => {
   writeFileSync(path.join(root, 'src/assigned.ts'), ASSIGNED);
   writeFileSync(path.join(root, 'src/statics.ts'), STATICS);
   writeFileSync(path.join(root, 'src/implemented.ts'), IMPLEMENTED);
+  writeFileSync(path.join(root, 'src/defaults.ts'), DEFAULTS);
   const graph = analyzeRepository(root).graph;
   edges = graph.edges;
   slots = graph.slots.map((slot) => slot.id);
@@ -554,5 +586,16 @@ describe('a field a class declares for an interface it implements', () => {
     expect(slots.filter((id) => id.startsWith('src/implemented.ts#')).sort()).toEqual([
       'src/implemented.ts#Named.label', 'src/implemented.ts#Tally.count', 'src/implemented.ts#Titled.title',
     ]);
+  });
+});
+
+describe('a default in a destructuring pattern', () => {
+  it.each([
+    ['assignObject', ['calls make@12', 'reads Source.a@12']],
+    ['assignArray', ['calls make@17']],
+    ['declare', ['reads Source.b@21', 'reads fallback@21']],
+    ['nested', ['calls make@26', 'reads Source.c@26', 'reads fallback@26']],
+  ])('%s calls and reads what its defaults do', (unit, expected) => {
+    expect(usesOf('defaults.ts', unit)).toEqual(expected);
   });
 });
