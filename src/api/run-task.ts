@@ -14,6 +14,7 @@ import { assertJournalVerifies } from './journal.js';
 import { liveSourceOf } from './live-resolution.js';
 import type { SyncSummary } from './live-handbook.js';
 import { openHandbook } from './open-handbook.js';
+import { claimPlan } from './plan-claim.js';
 import { noNewFrozen, planRunSchema, syncAfterPlanRun, type PlanRun } from './plan-run.js';
 import { claimRun } from './run-owner.js';
 import { discardIfNeverStarted, eventsFile, newRunFolder, runsFolder } from './run-folder.js';
@@ -149,9 +150,15 @@ export async function resumeTask(repo: string, runId: string, options: ResumeTas
   // are read again under the claim, as the run they were read from may have gone on meanwhile.
   const release = claimRun(folder, runId);
   try {
-    const { events, operations } = interruptedRunLogs(folder, runId);
-    const handoff = buildHandoff(root, events, operations);
-    return await execute(root, folder, record, options, inputs, new EventStream(undefined, (events.at(-1)?.seq ?? -1) + 1), { operations, handoff });
+    // A resumed apply edits the plan's files as apply does: a new apply of the same plan beside it would edit them twice.
+    const releasePlan = record.plan ? await claimPlan(root, record.plan.id, runId) : undefined;
+    try {
+      const { events, operations } = interruptedRunLogs(folder, runId);
+      const handoff = buildHandoff(root, events, operations);
+      return await execute(root, folder, record, options, inputs, new EventStream(undefined, (events.at(-1)?.seq ?? -1) + 1), { operations, handoff });
+    } finally {
+      await releasePlan?.();
+    }
   } finally {
     release();
   }

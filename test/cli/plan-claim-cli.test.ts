@@ -1,0 +1,81 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { readEventLog, type HarnessEvent } from '../../src/index.js';
+import { act, call, copyOfTaskFixture, writeScript } from '../helpers/harness-run.js';
+import { CLI, PROJECT_ROOT, scratchDirectory } from '../helpers/paths.js';
+import { expectOneLineError, runCli, type CliResult } from '../helpers/cli-run.js';
+
+const handbook = (args: string[]) => runCli(args);
+const APPLY_SCRIPT = `script:${path.join(PROJECT_ROOT, 'fixtures/scripts/apply-mask-capture.json')}`;
+
+/** A repository with a handbook, an accepted plan and a policy that lets scripted runs sleep. */
+function plannedRepository(): { repo: string; plan: string; policy: string } {
+  const repo = copyOfTaskFixture();
+  expect(handbook(['build', repo, '--no-progress']).code).toBe(0);
+  const plan = JSON.parse(handbook(['plan', 'mask secrets in every capture path', '--repo', repo, '--json']).stdout) as { id: string; status: string };
+  expect(plan.status).toBe('accepted');
+  const policy = path.join(scratchDirectory(), 'policy.json');
+  writeFileSync(policy, JSON.stringify({ tools: { run_command: 'auto' } }));
+  return { repo, plan: plan.id, policy };
+}
+
+/** A scripted model that sleeps in a tool call, long enough for a test to act on the run meanwhile. */
+function sleepingScript(seconds: number): string {
+  return `script:${writeScript([act(call('run_command', { command: `sleep ${seconds}` })), act(call('task_blocked', { reason: 'stopped here' }))])}`;
+}
+
+function start(args: string[]) {
+  const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const ended = new Promise<CliResult>((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
+  return { child, ended };
+}
+
+/** Waits for a run not in `known` to log, in its latest session, that it is sleeping; returns its id. */
+async function sleepingRun(repo: string, known: readonly string[]): Promise<string> {
+  const runs = path.join(repo, '.handbook', 'runs');
+  const sleeping = (events: HarnessEvent[]) =>
+    events
+      .slice(events.findLastIndex((event) => event.type === 'run_started' || event.type === 'run_resumed'))
+      .some((event) => event.type === 'tool_proposed' && JSON.stringify(event.arguments).includes('sleep'))
+      && events.at(-1)?.type !== 'run_finished';
+  for (let waited = 0; waited < 30_000; waited += 50) {
+    for (const runId of existsSync(runs) ? readdirSync(runs) : []) {
+      const log = path.join(runs, runId, 'events.jsonl');
+      if (!known.includes(runId) && existsSync(log) && sleeping(readEventLog(log))) return runId;
+    }
+    await sleep(50);
+  }
+  throw new Error('no new run got to its sleep');
+}
+
+describe("a plan's claim", () => {
+  // Both would edit the plan's files and both would write an acceptance record, as two applies did.
+  it('is taken by a resumed apply: a resume beside a new apply of its plan is refused, and a new apply beside a resume', async () => {
+    const { repo, plan, policy } = plannedRepository();
+    const first = start(['apply', plan, '--repo', repo, '--model', sleepingScript(30), '--policy', policy, '--yes', '--quiet']);
+    const interrupted = await sleepingRun(repo, []);
+    first.child.kill('SIGINT');
+    expect((await first.ended).code).toBe(8);
+
+    const second = start(['apply', plan, '--repo', repo, '--model', sleepingScript(30), '--policy', policy, '--yes', '--quiet']);
+    const applying = await sleepingRun(repo, [interrupted]);
+    const refused = handbook(['resume', interrupted, '--repo', repo, '--model', APPLY_SCRIPT, '--quiet']);
+    expectOneLineError(refused, 2, new RegExp(`^handbook: plan ${plan} is already being applied by run ${applying} \\(wait for it to end`));
+    second.child.kill('SIGINT');
+    expect((await second.ended).code).toBe(8);
+
+    const resumed = start(['resume', interrupted, '--repo', repo, '--model', sleepingScript(30), '--policy', policy, '--quiet']);
+    await sleepingRun(repo, [applying]);
+    const beside = handbook(['apply', plan, '--repo', repo, '--model', APPLY_SCRIPT, '--yes', '--quiet']);
+    expectOneLineError(beside, 2, new RegExp(`^handbook: plan ${plan} is already being applied by run ${interrupted} \\(wait for it to end`));
+    resumed.child.kill('SIGINT');
+    expect((await resumed.ended).code).toBe(8);
+  }, 90_000);
+});
