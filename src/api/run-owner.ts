@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { HandbookError } from '../errors.js';
+import { isRunning } from './process-running.js';
 
 const OWNER_FILE = 'owner.json';
 const ownerSchema = z.object({ pid: z.number().int().positive(), host: z.string() });
@@ -44,15 +45,5 @@ function ownerOf(file: string): z.output<typeof ownerSchema> | undefined {
     return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;
-  }
-}
-
-/** Signal 0 tests a process without touching it; EPERM means it exists under another user. */
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

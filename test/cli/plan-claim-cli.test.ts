@@ -78,4 +78,23 @@ describe("a plan's claim", () => {
     resumed.child.kill('SIGINT');
     expect((await resumed.ended).code).toBe(8);
   }, 90_000);
+
+  // A SIGKILLed apply cannot release its claim; its process is gone, which is all a new apply needs to know.
+  it('left by a killed apply is taken over at once, by one of two applies started together', async () => {
+    const { repo, plan, policy } = plannedRepository();
+    const killed = start(['apply', plan, '--repo', repo, '--model', sleepingScript(30), '--policy', policy, '--yes', '--quiet']);
+    const killedRun = await sleepingRun(repo, []);
+    killed.child.kill('SIGKILL');
+    await killed.ended;
+
+    const apply = () => start(['apply', plan, '--repo', repo, '--model', APPLY_SCRIPT, '--yes', '--json', '--quiet']).ended;
+    const results = await Promise.all([apply(), apply()]);
+    const [applied, refused] = results[0]!.code === 0 ? results : [results[1]!, results[0]!];
+    expect([applied!.code, applied!.stderr]).toEqual([0, '']);
+    const run = JSON.parse(applied!.stdout) as { runId: string; state: string };
+    expect(run.state).toBe('COMPLETE');
+    expectOneLineError(refused!, 2, new RegExp(`^handbook: plan ${plan} is already being applied by run ${run.runId} \\(wait for it to end\\)\\n$`));
+    expect(readdirSync(path.join(repo, '.handbook', 'acceptance'))).toEqual([`${run.runId}.json`]);
+    expect(run.runId).not.toBe(killedRun);
+  }, 90_000);
 });
