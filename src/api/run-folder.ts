@@ -16,8 +16,8 @@ export function newRunFolder(runs: string, id: string = stampedId()): string {
 }
 
 /**
- * Removes the folder of a run that failed before its first event: it records nothing, and
- * `resume` would refuse it as damaged. A run that logged anything keeps its folder: it may have
+ * Removes the folder of a run that failed before its first event: it records nothing, and its
+ * caller saw it fail, so no one means to resume it. A run that logged anything keeps its folder: it may have
  * acted, and what it wrote down is what resume and rollback need.
  */
 export function discardIfNeverStarted(folder: string): void {

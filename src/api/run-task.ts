@@ -154,8 +154,9 @@ export async function resumeTask(repo: string, runId: string, options: ResumeTas
     const releasePlan = record.plan ? await claimPlan(root, record.plan.id, runId) : undefined;
     try {
       const { events, operations } = interruptedRunLogs(folder, runId);
+      if (events.length === 0) return await execute(root, folder, record, options, inputs, new EventStream(), { startedByResume: true });
       const handoff = buildHandoff(root, events, operations);
-      return await execute(root, folder, record, options, inputs, new EventStream(undefined, (events.at(-1)?.seq ?? -1) + 1), { operations, handoff });
+      return await execute(root, folder, record, options, inputs, new EventStream(undefined, (events.at(-1)?.seq ?? -1) + 1), { resume: { operations, handoff } });
     } finally {
       await releasePlan?.();
     }
@@ -212,7 +213,7 @@ async function execute(
   options: Omit<RunTaskOptions, 'task' | 'model'>,
   { provider, escalationProvider, policy }: RunInputs,
   events: EventStream,
-  resume?: { operations: OperationLog; handoff: Handoff },
+  { resume, startedByResume }: { resume?: { operations: OperationLog; handoff: Handoff }; startedByResume?: true } = {},
 ): Promise<RunTaskResult> {
   const search = options.search ?? handbookSearch(root);
   const log = new EventLog(eventsFile(folder));
@@ -244,6 +245,7 @@ async function execute(
       events,
       operations: resume?.operations ?? new OperationLog(path.join(folder, 'operations.jsonl')),
       ...(resume ? { resume: { stepsTaken: resume.handoff.stepsTaken, changedFiles: resume.handoff.changedFiles, handoff: resume.handoff.text } } : {}),
+      ...(startedByResume ? { startedByResume } : {}),
       ...(policy ? { policy } : {}),
       ...(options.approver ? { approver: options.approver } : {}),
       ...(search ? { search } : {}),
@@ -264,13 +266,21 @@ function withPlanCriteria(own: RunTaskOptions['extraCriteria'], plan: RunTaskOpt
   return async () => [...(await own()), ...(await plan())];
 }
 
-/** A run's logs, checked; damage (a bad line, a missing file) is the user's to know about in one line, not a crash. */
+/**
+ * A run's logs, checked; damage (a bad line) is the user's to know about in one line, not a crash.
+ * No event log is what a run stopped between its record and its first event leaves: that event comes before
+ * any call, so the run did nothing yet. Calls recorded without a single event are damage: what they did is unknown.
+ */
 function readRunLogs(folder: string, runId: string): { events: HarnessEvent[]; operations: OperationLog } {
+  const damaged = (detail: string) => new HandbookError('INVALID_INPUT', `run ${runId} cannot be resumed: its logs are damaged (${detail})`, 'start the task again with `handbook run`');
+  let logs: { events: HarnessEvent[]; operations: OperationLog };
   try {
-    return { events: readEventLog(eventsFile(folder)), operations: new OperationLog(path.join(folder, 'operations.jsonl')) };
+    logs = { events: existsSync(eventsFile(folder)) ? readEventLog(eventsFile(folder)) : [], operations: new OperationLog(path.join(folder, 'operations.jsonl')) };
   } catch (error) {
-    throw new HandbookError('INVALID_INPUT', `run ${runId} cannot be resumed: its logs are damaged (${(error as Error).message.split('\n')[0]})`, 'start the task again with `handbook run`');
+    throw damaged((error as Error).message.split('\n')[0]!);
   }
+  if (logs.events.length === 0 && logs.operations.finished().length + logs.operations.unresolved().length > 0) throw damaged('it recorded calls but no event');
+  return logs;
 }
 
 async function onlineProvider(spec: string, options: CreateProviderOptions | undefined): Promise<ChatProvider> {

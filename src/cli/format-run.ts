@@ -14,7 +14,7 @@ export function formatRunEvent(event: HarnessEvent): string {
   const at = 'step' in event ? `[${String(event.step).padStart(2)}] ` : '     ';
   switch (event.type) {
     case 'run_started':
-      return `${at}run ${event.runId}: ${event.model} (${event.toolMode}) in ${event.repo}`;
+      return `${at}run ${event.runId}: ${event.model} (${event.toolMode}) in ${event.repo}${event.byResume ? ', started from the beginning: it was stopped before its first event, so it had done nothing' : ''}`;
     case 'run_resumed':
       return `${at}run ${event.runId} resumed after step ${event.stepsTaken}: ${event.model}`;
     case 'operation_reconciled':

@@ -11,7 +11,16 @@ const reason = z.object({ kind: z.string(), detail: z.string() });
 const effect = z.enum(['read', 'write', 'exec', 'external']);
 
 const eventBodies = [
-  z.object({ type: z.literal('run_started'), runId: z.string(), task: z.string(), model: z.string(), toolMode: z.string(), repo: z.string() }),
+  z.object({
+    type: z.literal('run_started'),
+    runId: z.string(),
+    task: z.string(),
+    model: z.string(),
+    toolMode: z.string(),
+    repo: z.string(),
+    /** Started by `resume`: the run was stopped before its first event, so it had done nothing to go on from. */
+    byResume: z.literal(true).optional(),
+  }),
   z.object({ type: z.literal('run_resumed'), runId: z.string(), stepsTaken: z.number().int(), model: z.string() }),
   z.object({ type: z.literal('operation_reconciled'), step: z.number().int(), opId: z.string(), tool: z.string(), outcome: z.enum(['done', 'not_done', 'unknown']), detail: z.string() }),
   z.object({ type: z.literal('task_state'), from: state, to: state, reason }),

@@ -78,6 +78,8 @@ export interface HarnessRunOptions {
   components?: Partial<Record<HarnessComponent, boolean>>;
   /** Continues an interrupted run: the steps already taken, the files they wrote and what the model is told about them. */
   resume?: { stepsTaken: number; changedFiles: readonly string[]; handoff: string };
+  /** Starts, from `resume`, a run stopped before its first event: there is nothing to continue, so it starts as new and says why. */
+  startedByResume?: boolean;
 }
 
 export interface HarnessRunResult {
@@ -179,7 +181,7 @@ export async function runHarnessTask(options: HarnessRunOptions): Promise<Harnes
   };
 
   if (options.resume) events.emit({ type: 'run_resumed', runId: options.runId, stepsTaken: options.resume.stepsTaken, model: provider.id });
-  else events.emit({ type: 'run_started', runId: options.runId, task: task.text, model: provider.id, toolMode: options.toolMode, repo: workspace.root });
+  else events.emit({ type: 'run_started', runId: options.runId, task: task.text, model: provider.id, toolMode: options.toolMode, repo: workspace.root, ...(options.startedByResume ? { byResume: true as const } : {}) });
   step = options.resume?.stepsTaken ?? 0;
   const cutOff = reconcileCutOffOperations();
   machine.moveTo('IN_PROGRESS', { kind: options.resume ? 'resumed' : 'started', detail: options.resume ? `the run goes on after step ${step} with a fresh context` : 'the model is working on the task' });

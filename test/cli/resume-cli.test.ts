@@ -1,11 +1,12 @@
-import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Journal, readEventLog } from '../../src/index.js';
 import { act, call, copyOfTaskFixture, eventsOnceThere, FIX_REDACT, READ_REDACT, writeScript } from '../helpers/harness-run.js';
 import { CLI, scratchDirectory } from '../helpers/paths.js';
-import { runCli } from '../helpers/cli-run.js';
+import { expectOneLineError, runCli } from '../helpers/cli-run.js';
 
 const MIGRATE = call('run_command', { command: 'echo migrated >> effects.log' });
 const NOTES = call('create_file', { path: 'notes.txt', content: 'masking notes\n' });
@@ -141,6 +142,40 @@ describe('handbook resume', () => {
     expect(await exited).toBe(6);
     expect(readFileSync(path.join(repo, 'effects.log'), 'utf8')).toBe('once\n');
     expect(readdirSync(path.join(repo, '.handbook', 'runs', runId)).sort()).toEqual(['events.jsonl', 'memory.db', 'operations.jsonl', 'run.json']);
+  });
+
+  // What a run killed between writing its record and logging its first event leaves: its record and its dead owner.
+  function runStoppedBeforeItsFirstEvent(repo: string, runId: string): string {
+    const folder = path.join(repo, '.handbook', 'runs', runId);
+    mkdirSync(folder, { recursive: true });
+    const task = { text: 'Mask API keys', exitCriteria: { checks: [{ name: 'test', command: 'node test/redact.test.mjs' }] } };
+    writeFileSync(path.join(folder, 'run.json'), JSON.stringify({ task, model: 'script:/gone/script.json', toolMode: 'native', toolSet: 'executor' }));
+    const dead = spawnSync(process.execPath, ['-e', '']).pid;
+    writeFileSync(path.join(folder, 'owner.json'), JSON.stringify({ pid: dead, host: hostname() }));
+    return folder;
+  }
+
+  it('starts a run stopped before its first event from the beginning, saying so: it had done nothing', () => {
+    const repo = copyOfTaskFixture();
+    const folder = runStoppedBeforeItsFirstEvent(repo, '20260101-000000-aaaaaa');
+    const resumed = handbook(['resume', '20260101-000000-aaaaaa', '--repo', repo, '--model', `script:${writeScript([act(READ_REDACT), act(FIX_REDACT), act(call('task_complete', { summary: 'done' }))])}`, '--json']);
+    expect(resumed.code).toBe(0);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ runId: '20260101-000000-aaaaaa', state: 'COMPLETE' });
+    expect(resumed.stderr.split('\n')[0]).toMatch(/^ +run 20260101-000000-aaaaaa: script:\S+ \(native\) in \S+, started from the beginning: it was stopped before its first event, so it had done nothing$/);
+    const events = readEventLog(path.join(folder, 'events.jsonl'));
+    expect(events[0]).toMatchObject({ type: 'run_started', byResume: true });
+    expect(events.filter((event) => event.type === 'run_resumed')).toEqual([]);
+    expect(events.map((event) => event.seq)).toEqual(events.map((_, index) => index));
+  });
+
+  it('refuses a run that recorded calls but no event as damaged, in one line', () => {
+    const repo = copyOfTaskFixture();
+    const folder = runStoppedBeforeItsFirstEvent(repo, '20260101-000000-bbbbbb');
+    const started = { type: 'started', opId: 'op-1', callId: 'c1', tool: 'run_command', argumentsDigest: 'x', arguments: { command: 'echo hi' }, step: 1, session: 1 };
+    writeFileSync(path.join(folder, 'operations.jsonl'), `${JSON.stringify(started)}\n`);
+    const result = handbook(['resume', '20260101-000000-bbbbbb', '--repo', repo, '--model', `script:${writeScript([act(READ_REDACT)])}`]);
+    expectOneLineError(result, 2, /^handbook: run 20260101-000000-bbbbbb cannot be resumed: its logs are damaged \(it recorded calls but no event\) \(start the task again with `handbook run`\)$/m);
+    expect(existsSync(path.join(folder, 'events.jsonl'))).toBe(false);
   });
 
   it('refuses a run id that does not exist, in one line', () => {
