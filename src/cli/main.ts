@@ -58,11 +58,25 @@ function printJson(value: unknown): void {
 const digits = (value: unknown): unknown => (typeof value === 'string' && !/^\d+$/.test(value.trim()) ? Number.NaN : value);
 const wholeNumber = <T extends z.ZodType>(schema: T) => z.preprocess(digits, schema);
 
+/** The longest --timeout: a day, well inside what a timer can hold (about 24 days). */
+const MAX_TIMEOUT_SECONDS = 86_400;
+const TIMEOUT_RANGE = { error: `a number of seconds above 0, at most ${MAX_TIMEOUT_SECONDS}` };
+/** Seconds as typed, fractions allowed: digits only, as for whole numbers, so that "-1", "1e2" or "" are refused rather than read as something else. */
+const seconds = (value: unknown): unknown => (typeof value === 'string' && !/^\d+(\.\d+)?$/.test(value.trim()) ? Number.NaN : value);
+const timeoutOption = z.preprocess(seconds, z.coerce.number(TIMEOUT_RANGE).positive(TIMEOUT_RANGE).max(MAX_TIMEOUT_SECONDS, TIMEOUT_RANGE)).optional();
+const TIMEOUT_HELP = 'how long one model request may wait for its answer to start (default 600); a request that times out is tried 4 times in all';
+
+/** The provider settings --timeout makes; without it the SDK's default stands. */
+function providerTimeout(seconds: number): { timeoutMs: number } {
+  return { timeoutMs: seconds * 1000 };
+}
+
 const buildOptionsSchema = z.object({
   db: z.string().min(1).optional(),
   skeleton: z.string().min(1).optional(),
   include: z.array(z.string().min(1)).optional(),
   model: z.string().min(1).optional(),
+  timeout: timeoutOption,
   json: z.boolean().optional(),
   progress: z.boolean().optional(),
   maxFileSize: wholeNumber(z.coerce.number({ error: 'a whole number of bytes' }).int().positive()).optional(),
@@ -101,7 +115,7 @@ const serveOptionsSchema = z
   .strict();
 /** One message for every way a --limit can be wrong: zod's own ("expected number, received NaN") speaks of types, not of the option. */
 const LIMIT_RANGE = { error: 'a whole number from 1 to 500' };
-const askOptionsSchema = readOptionsSchema.extend({ limit: wholeNumber(z.coerce.number(LIMIT_RANGE).int(LIMIT_RANGE).min(1, LIMIT_RANGE).max(500, LIMIT_RANGE)).optional(), explain: z.boolean().optional(), model: z.string().min(1).optional() });
+const askOptionsSchema = readOptionsSchema.extend({ limit: wholeNumber(z.coerce.number(LIMIT_RANGE).int(LIMIT_RANGE).min(1, LIMIT_RANGE).max(500, LIMIT_RANGE)).optional(), explain: z.boolean().optional(), model: z.string().min(1).optional(), timeout: timeoutOption });
 
 const runOptionsSchema = z
   .object({
@@ -111,6 +125,7 @@ const runOptionsSchema = z
     typecheck: z.boolean().optional(),
     scope: z.array(z.string().min(1, 'a glob is empty')).optional(),
     model: z.string().min(1),
+    timeout: timeoutOption,
     escalate: z.string().min(1).optional(),
     toolMode: z.enum(TOOL_MODES).optional(),
     repo: z.string().min(1).default('.'),
@@ -122,12 +137,13 @@ const runOptionsSchema = z
   })
   .strict();
 
-const planOptionsSchema = readOptionsSchema.extend({ model: z.string().min(1).default('offline'), out: z.string().min(1).optional() }).strict();
+const planOptionsSchema = readOptionsSchema.extend({ model: z.string().min(1).default('offline'), timeout: timeoutOption, out: z.string().min(1).optional() }).strict();
 const applyOptionsSchema = z
   .object({
     repo: z.string().min(1).default('.'),
     db: z.string().min(1).optional(),
     model: z.string().min(1),
+    timeout: timeoutOption,
     yes: z.boolean().optional(),
     toolMode: z.enum(TOOL_MODES).optional(),
     escalate: z.string().min(1).optional(),
@@ -141,6 +157,7 @@ const resumeOptionsSchema = z
   .object({
     repo: z.string().min(1).default('.'),
     model: z.string().min(1).optional(),
+    timeout: timeoutOption,
     escalate: z.string().min(1).optional(),
     policy: z.string().min(1).optional(),
     json: z.boolean().optional(),
@@ -216,6 +233,7 @@ export function createProgram(): Command {
     .option('--max-file-size <bytes>', 'skip source files larger than this (default 1000000)')
     .option('--include <dir...>', 'analyze only these folders of the repository')
     .option('--model <spec>', 'stager: offline (default) | anthropic:MODEL | openai:MODEL | openai-compatible:MODEL@URL')
+    .option('--timeout <seconds>', TIMEOUT_HELP)
     .option('--skeleton <file>', 'a JSON file of stages that replaces or extends the built-in skeleton')
     .option('--no-progress', 'do not show a progress bar')
     .option('--json', 'print the build summary as JSON on stdout')
@@ -229,6 +247,7 @@ export function createProgram(): Command {
           ...(options.skeleton ? { skeleton: options.skeleton } : {}),
           ...(options.include ? { include: options.include } : {}),
           ...(options.model ? { model: options.model } : {}),
+          ...(options.timeout === undefined ? {} : { provider: providerTimeout(options.timeout) }),
           onProgress: reporter.update,
         });
         reporter.stop();
@@ -294,6 +313,7 @@ export function createProgram(): Command {
     .description('run a task with a model through the embedded harness loop; the harness verifies the exit criteria itself (exit 0 only when COMPLETE)')
     .requiredOption('--task <text>', 'what to do, in words')
     .requiredOption('--model <spec>', 'anthropic:MODEL | openai:MODEL | openai-compatible:MODEL@URL | script:PATH')
+    .option('--timeout <seconds>', TIMEOUT_HELP)
     .option('--check <command...>', 'a shell command that must exit 0 for the task to be complete (repeatable)')
     .option('--must-change <file...>', 'a file that must change for the task to be complete')
     .option('--typecheck', 'the repository must type-check for the task to be complete')
@@ -320,6 +340,7 @@ export function createProgram(): Command {
             },
           },
           model: options.model,
+          ...(options.timeout === undefined ? {} : { providerOptions: providerTimeout(options.timeout) }),
           ...(options.escalate ? { escalate: options.escalate } : {}),
           ...(options.toolMode ? { toolMode: options.toolMode } : {}),
           ...(options.policy ? { policy: options.policy } : {}),
@@ -335,13 +356,14 @@ export function createProgram(): Command {
     .option('--repo <dir>', 'repository folder', '.')
     .option('--db <path>', 'database file (default: <repo>/.handbook/handbook.db)')
     .option('--model <spec>', 'planner: offline (the default, deterministic, no model) | anthropic:MODEL | openai:MODEL | openai-compatible:MODEL@URL | script:PATH (the llm planner, read-only tools in the harness loop)')
+    .option('--timeout <seconds>', TIMEOUT_HELP)
     .option('--out <file>', 'also write the plan as JSON to this file')
     .option('--json', 'print the plan as JSON on stdout')
     .action(async (request: string, raw: unknown) => {
       const options = parseOptions(planOptionsSchema, raw);
       if (options.out) assertWritableFile('--out', options.out, { root: options.repo, ...(options.db ? { database: options.db } : {}) });
       const database = options.db ? { database: options.db } : {};
-      const { plan, files } = parseModelSpec(options.model).provider === 'offline' ? await planRequest(options.repo, request, database) : await planWithModel(options.repo, request, { model: options.model, ...database });
+      const { plan, files } = parseModelSpec(options.model).provider === 'offline' ? await planRequest(options.repo, request, database) : await planWithModel(options.repo, request, { model: options.model, ...database, ...(options.timeout === undefined ? {} : { providerOptions: providerTimeout(options.timeout) }) });
       if (options.out) writeOutputFile('--out', options.out, `${JSON.stringify(plan, null, 2)}\n`, `the plan is saved as ${files.json}`);
       if (options.json) printJson(plan);
       else print(formatPlan(plan, files.markdown));
@@ -353,6 +375,7 @@ export function createProgram(): Command {
     .description('execute an accepted plan with a model through the harness loop, inside the plan scope, until its checks pass; then re-sync the handbook')
     .argument('<plan>', 'a plan id from `handbook plan`, or the path of its .json file')
     .requiredOption('--model <spec>', 'anthropic:MODEL | openai:MODEL | openai-compatible:MODEL@URL | script:PATH')
+    .option('--timeout <seconds>', TIMEOUT_HELP)
     .option('--repo <dir>', 'repository folder', '.')
     .option('--db <path>', 'database file (default: <repo>/.handbook/handbook.db)')
     .option('--yes', 'apply without asking first (required when there is no terminal to ask on)')
@@ -371,6 +394,7 @@ export function createProgram(): Command {
       await runWithSignals(options, async (common) => {
         const applied = await applyPlan(options.repo, reference, {
           model: options.model,
+          ...(options.timeout === undefined ? {} : { providerOptions: providerTimeout(options.timeout) }),
           ...(options.db ? { database: options.db } : {}),
           ...(options.toolMode ? { toolMode: options.toolMode } : {}),
           ...(options.escalate ? { escalate: options.escalate } : {}),
@@ -389,6 +413,7 @@ export function createProgram(): Command {
     .argument('<run>', 'the run id `handbook run` printed (a folder under .handbook/runs/)')
     .option('--repo <dir>', 'repository folder', '.')
     .option('--model <spec>', 'the model for the rest of the run (default: the one it started with)')
+    .option('--timeout <seconds>', TIMEOUT_HELP)
     .option('--escalate <spec>', 'a stronger model to switch to when the harness keeps breaking loops')
     .option('--policy <file>', 'approval policy JSON')
     .option('--quiet', 'no live event lines on stderr')
@@ -400,6 +425,7 @@ export function createProgram(): Command {
       await runWithSignals(options, async (common) => {
         const result = await resumeTask(options.repo, runId, {
           ...(options.model ? { model: options.model } : {}),
+          ...(options.timeout === undefined ? {} : { providerOptions: providerTimeout(options.timeout) }),
           ...(options.escalate ? { escalate: options.escalate } : {}),
           ...(options.policy ? { policy: options.policy } : {}),
           ...common,
@@ -470,13 +496,15 @@ export function createProgram(): Command {
       .argument('<request>', 'a behaviour in your own words, e.g. "where is secret masking done?"')
       .option('--limit <n>', 'how many locations, 1 to 500 (default 20)')
       .option('--explain', 'show how the request was routed: terms, stages, seeds')
-      .option('--model <spec>', 'router: offline (default, deterministic) | anthropic:MODEL | openai:MODEL | openai-compatible:MODEL@URL (ranks and prunes the offline candidates)'),
+      .option('--model <spec>', 'router: offline (default, deterministic) | anthropic:MODEL | openai:MODEL | openai-compatible:MODEL@URL (ranks and prunes the offline candidates)')
+      .option('--timeout <seconds>', TIMEOUT_HELP),
   ).action(async (request: string, raw: unknown) => {
     const options = parseOptions(askOptionsSchema, raw);
     const result = await askHandbook(options.repo, request, {
       ...(options.db ? { database: options.db } : {}),
       ...(options.limit ? { limit: options.limit } : {}),
       ...(options.model ? { model: options.model } : {}),
+      ...(options.timeout === undefined ? {} : { provider: providerTimeout(options.timeout) }),
       explain: options.explain === true,
     });
     if (options.json) printJson(result);

@@ -1,0 +1,67 @@
+import { spawn } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { startFakeServer } from '../llm/fake-http-server.js';
+import { copyOfTaskFixture } from '../helpers/harness-run.js';
+import { CLI } from '../helpers/paths.js';
+import { expectOneLineError, runCli, type CliResult } from '../helpers/cli-run.js';
+
+/** Tries per request, the first included, and the waits between them (1, 2 and 4 s): the retry policy's defaults. */
+const ATTEMPTS = 4;
+const BACKOFF_S = 1 + 2 + 4;
+/** Starting the CLI and its work besides the model, on a loaded machine. */
+const SLACK_S = 15;
+
+/** The CLI run to its end without blocking this process, which serves the hung model meanwhile. */
+function handbook(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult & { seconds: number }> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr, seconds: (performance.now() - started) / 1000 })));
+}
+
+/** A model server that takes every request and never answers it. */
+const hungServer = (path: string) => startFakeServer({ method: 'POST', path }, [{ kind: 'hang' }]);
+
+describe('--timeout', () => {
+  it('is refused in one line on every command that takes --model when it is not a number of seconds above 0', () => {
+    const commands = [['build', '.'], ['ask', 'x'], ['run', '--task', 'x', '--model', 'openai:gpt-x'], ['plan', 'x'], ['apply', 'plan-x', '--model', 'openai:gpt-x'], ['resume', 'run-x']];
+    const values = ['0', '-1', 'soon', '1e3', '', '86401'];
+    for (const [index, command] of commands.entries()) {
+      const result = runCli([...command, '--timeout', values[index]!]);
+      expectOneLineError(result, 2, /^handbook: invalid option --timeout: a number of seconds above 0, at most 86400 /);
+    }
+  });
+
+  // The SDKs' own default is 10 minutes a request, tried 4 times: a hung server held a run for 40 minutes before it failed.
+  it('bounds a run on a hung OpenAI-compatible server to about the timeout per attempt, then fails it saying why', async () => {
+    const server = await hungServer('/v1/chat/completions');
+    const result = await handbook(['run', '--repo', copyOfTaskFixture(), '--task', 'x', '--check', 'true', '--model', `openai-compatible:m@${server.url}/v1`, '--timeout', '1', '--quiet']);
+    expect(result.code).toBe(8);
+    expect(result.stdout).toMatch(/^FAILED: openai-compatible:m@\S+: the provider did not answer in time \(gave up after 4 attempts\)\n/);
+    expect(server.requests).toHaveLength(ATTEMPTS);
+    expect(result.seconds).toBeLessThan(ATTEMPTS * 1 + BACKOFF_S + SLACK_S);
+  }, 60_000);
+
+  it("bounds a build's stager on a hung OpenAI server: after one request's attempts the outage stop asks no more", async () => {
+    const server = await hungServer('/v1/chat/completions');
+    const result = await handbook(['build', copyOfTaskFixture(), '--model', 'openai:gpt-x', '--timeout', '1', '--no-progress'], { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1` });
+    expect([result.code, result.stderr]).toEqual([0, '']);
+    expect(result.stdout).toMatch(/model +1 calls to openai:gpt-x; .* left to the offline stager/);
+    expect(server.requests).toHaveLength(ATTEMPTS);
+    expect(result.seconds).toBeLessThan(ATTEMPTS * 1 + BACKOFF_S + SLACK_S);
+  }, 60_000);
+
+  it('bounds an ask on a hung Anthropic server, which falls back to the offline answer saying why', async () => {
+    const repo = copyOfTaskFixture();
+    expect(runCli(['build', repo, '--no-progress']).code).toBe(0);
+    const server = await hungServer('/v1/messages');
+    const result = await handbook(['ask', 'where are secrets masked?', '--repo', repo, '--model', 'anthropic:claude-x', '--timeout', '1', '--json'], { ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: server.url });
+    expect([result.code, result.stderr]).toEqual([0, '']);
+    expect(JSON.parse(result.stdout)).toMatchObject({ router: 'offline', note: expect.stringMatching(/did not answer in time \(gave up after 4 attempts\)/) });
+    expect(server.requests).toHaveLength(ATTEMPTS);
+    expect(result.seconds).toBeLessThan(ATTEMPTS * 1 + BACKOFF_S + SLACK_S);
+  }, 60_000);
+});
