@@ -133,11 +133,13 @@ describe('handbook resume', () => {
     const repo = copyOfTaskFixture();
     const policy = path.join(scratchDirectory(), 'policy.json');
     writeFileSync(policy, JSON.stringify({ tools: { run_command: 'auto' } }));
-    const script = writeScript([act(call('run_command', { command: 'echo once >> effects.log; sleep 3' })), act(call('task_blocked', { reason: 'stopped here' }))]);
+    // The command holds the run until the test has tried to resume it (a minute at most): a fixed sleep let a slow machine finish the run first.
+    const script = writeScript([act(call('run_command', { command: 'echo once >> effects.log; for i in $(seq 600); do [ -e release ] && break; sleep 0.1; done' })), act(call('task_blocked', { reason: 'stopped here' }))]);
     const child = spawn(process.execPath, [CLI, 'run', '--repo', repo, '--task', 'Mask API keys', '--check', 'node test/redact.test.mjs', '--model', `script:${script}`, '--policy', policy, '--quiet'], { stdio: 'ignore' });
     const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
-    const { runId } = await eventsOnceThere(repo, (events) => events.some((event) => event.type === 'tool_proposed' && JSON.stringify(event.arguments).includes('sleep 3')));
+    const { runId } = await eventsOnceThere(repo, (events) => events.some((event) => event.type === 'tool_proposed' && JSON.stringify(event.arguments).includes('release')));
     const resumed = handbook(['resume', runId, '--repo', repo, '--model', `script:${script}`, '--policy', policy, '--quiet']);
+    writeFileSync(path.join(repo, 'release'), '');
     expect([resumed.code, resumed.stderr.trim()]).toEqual([2, expect.stringMatching(new RegExp(`^handbook: run ${runId} is still running \\(process \\d+\\) \\(wait for it to end`))]);
     expect(await exited).toBe(6);
     expect(readFileSync(path.join(repo, 'effects.log'), 'utf8')).toBe('once\n');
