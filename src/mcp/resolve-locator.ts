@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { type Stats, statSync } from 'node:fs';
 import { liveSourceOf } from '../api/live-resolution.js';
 import type { Handbook } from '../api/open-handbook.js';
 import { HandbookError } from '../errors.js';
@@ -58,10 +58,20 @@ function pathInside(root: string, requested: string): string {
   try {
     const { relative, absolute } = new Workspace(root).name(requested);
     // Not code gone: a folder is still there, and reporting it as a file that "no longer exists" misleads.
-    if (statSync(absolute, { throwIfNoEntry: false })?.isDirectory()) throw new HandbookError('INVALID_INPUT', `${relative} is a folder, not a file`, 'pass the file that holds the symbol, as an earlier answer gave it');
+    if (statOf(absolute, relative)?.isDirectory()) throw new HandbookError('INVALID_INPUT', `${relative} is a folder, not a file`, 'pass the file that holds the symbol, as an earlier answer gave it');
     return relative;
   } catch (error) {
     if (error instanceof PathRefused) throw new HandbookError('INVALID_INPUT', error.message, 'pass a path inside the repository, as an earlier answer gave it');
+    throw error;
+  }
+}
+
+/** A name no file system holds (a part over 255 bytes) is a malformed locator, not a failure of the server. */
+function statOf(absolute: string, relative: string): Stats | undefined {
+  try {
+    return statSync(absolute, { throwIfNoEntry: false });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENAMETOOLONG') throw new HandbookError('INVALID_INPUT', `${relative.slice(0, 200)}… is too long to be a file name`, 'pass the file that holds the symbol, as an earlier answer gave it');
     throw error;
   }
 }

@@ -12,6 +12,16 @@ import { editPlanSchema } from '../plan/edit-plan.js';
 
 const line = z.number().int().positive();
 
+/**
+ * Names a model passes back: far longer than any id or path in a repository, yet bounded, since a
+ * refusal repeats the name it could not find and a runaway argument would come back whole.
+ */
+const name = z.string().min(1).max(1_000);
+/** Linux's PATH_MAX; a longer path names no file. */
+const filePath = z.string().min(1).max(4_096);
+/** Content hashes are the first 16 hex digits of a SHA-256, as entry and plan give them. */
+const contentHash = z.string().regex(/^[0-9a-f]{16}$/, 'expected the 16 hex digits an earlier answer gave as hash');
+
 export const freshnessSchema = z
   .object({
     generation: z.number().int().describe('The handbook generation the answer was read from.'),
@@ -58,7 +68,7 @@ export const emptyInput = z.object({}).strict();
 
 export const overviewOutput = overviewSchema.extend({ freshness: freshnessSchema });
 
-export const stageInput = z.object({ id: z.string().min(1).describe('A stage id as listed by the overview tool, e.g. "agent-loop".') }).strict();
+export const stageInput = z.object({ id: name.describe('A stage id as listed by the overview tool, e.g. "agent-loop".') }).strict();
 
 export const stageOutput = stageSchema.extend({ stager: stagerSchema, freshness: freshnessSchema });
 
@@ -66,8 +76,8 @@ const accessSchema = z.object({ unit: z.string(), lines: z.array(line) });
 
 export const registerInput = z
   .object({
-    slot: z.string().min(1).optional().describe('One piece of state, with every unit that writes and reads it: a slot id (src/config.ts#HarnessConfig.approvalMode) or Owner.field.'),
-    stage: z.string().min(1).optional().describe('Without slot: only the state this stage shares with other stages. A stage id from the overview tool.'),
+    slot: name.optional().describe('One piece of state, with every unit that writes and reads it: a slot id (src/config.ts#HarnessConfig.approvalMode) or Owner.field.'),
+    stage: name.optional().describe('Without slot: only the state this stage shares with other stages. A stage id from the overview tool.'),
   })
   .strict();
 
@@ -91,7 +101,7 @@ export const registerOutput = z.object({
 });
 
 export const entryInput = z
-  .object({ unit: z.string().min(1).describe('A unit id (src/agent/loop.ts#AgentLoop.run) or a symbol that names exactly one unit (AgentLoop.run, maskSecrets).') })
+  .object({ unit: name.describe('A unit id (src/agent/loop.ts#AgentLoop.run) or a symbol that names exactly one unit (AgentLoop.run, maskSecrets).') })
   .strict();
 
 const neighbourSchema = z.object({
@@ -126,9 +136,9 @@ export const entryOutput = z.object({
 
 export const resolveInput = z
   .object({
-    file: z.string().min(1).describe('Path from the repository root, as an earlier answer gave it.'),
-    symbol: z.string().min(1).describe('Dotted name inside the file, e.g. AgentLoop.run.'),
-    hash: z.string().min(1).optional().describe('The hash the earlier answer gave (entry returns it). With it a change is told apart from no change, and a move to another place is followed.'),
+    file: filePath.describe('Path from the repository root, as an earlier answer gave it.'),
+    symbol: name.describe('Dotted name inside the file, e.g. AgentLoop.run.'),
+    hash: contentHash.optional().describe('The hash the earlier answer gave (entry returns it). With it a change is told apart from no change, and a move to another place is followed.'),
   })
   .strict();
 

@@ -261,6 +261,26 @@ describe('handbook mcp', () => {
     expect((await call(client, 'overview')).title).toBe('mini-harness');
   });
 
+  it('refuses a runaway or malformed name in a few hundred characters, and a file name no file system holds as bad input, not a server failure', async () => {
+    const { client, stderr } = await connect(repo);
+    const huge = 'x'.repeat(200_000);
+    for (const [tool, args] of [
+      ['stage', { id: huge }], ['entry', { unit: huge }], ['register', { slot: huge }], ['register', { stage: huge }],
+      ['resolve', { file: huge, symbol: 'x' }], ['resolve', { file: 'src/security/secrets.ts', symbol: huge }],
+    ] as const) {
+      const refusal = await callError(client, tool, args);
+      expect(refusal, tool).toMatch(/Input validation error: .*Too big/);
+      expect(refusal.length, tool).toBeLessThan(500);
+    }
+    // A hash that is no hash would otherwise read as code that changed.
+    expect(await callError(client, 'resolve', { file: 'src/security/secrets.ts', symbol: 'maskSecrets', hash: '27' })).toMatch(/Input validation error: .*16 hex digits .* at hash/);
+    const longName = `src/${'y'.repeat(300)}.ts`;
+    const refusal = await callError(client, 'resolve', { file: longName, symbol: 'x' });
+    expect(refusal).toMatch(/^src\/y+… is too long to be a file name \(pass the file that holds the symbol/);
+    expect(refusal.length).toBeLessThan(500);
+    expect(stderr()).not.toMatch(/unexpected/);
+  });
+
   it('survives a client that cancels a call mid-way, and answers the next one', async () => {
     const edited = builtCopy();
     const { client, stderr } = await connect(edited);
