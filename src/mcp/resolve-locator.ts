@@ -37,8 +37,12 @@ export interface ResolvedLocator {
  */
 export async function resolveLocator(handbook: Handbook, locator: Locator): Promise<ResolvedLocator> {
   const read = liveSourceOf(handbook);
-  const file = pathInside(handbook.root, locator.file);
+  const { file, isFile } = pathInside(handbook.root, locator.file);
   const live = await liveUnitsOf(read, file);
+  // A README or a file outside the built folders is still there: calling it gone would send the model looking for a move.
+  if (isFile && !('units' in live) && read(file).kind === 'missing') {
+    throw new HandbookError('INVALID_INPUT', `${file} is not a source file the handbook analyzes`, 'it holds units of TypeScript and JavaScript files only; pass the file that holds the symbol, as an earlier answer gave it');
+  }
   const base = { file, symbol: locator.symbol };
   const found = 'units' in live ? live.units.get(locator.symbol) : undefined;
   if (found) {
@@ -54,12 +58,13 @@ export async function resolveLocator(handbook: Handbook, locator: Locator): Prom
 }
 
 /** The requested path from the root, judged by its name: a path out of the repository is a mistake to report, not code that is gone. */
-function pathInside(root: string, requested: string): string {
+function pathInside(root: string, requested: string): { file: string; isFile: boolean } {
   try {
     const { relative, absolute } = new Workspace(root).name(requested);
+    const stats = statOf(absolute, relative);
     // Not code gone: a folder is still there, and reporting it as a file that "no longer exists" misleads.
-    if (statOf(absolute, relative)?.isDirectory()) throw new HandbookError('INVALID_INPUT', `${relative} is a folder, not a file`, 'pass the file that holds the symbol, as an earlier answer gave it');
-    return relative;
+    if (stats?.isDirectory()) throw new HandbookError('INVALID_INPUT', `${relative} is a folder, not a file`, 'pass the file that holds the symbol, as an earlier answer gave it');
+    return { file: relative, isFile: stats?.isFile() ?? false };
   } catch (error) {
     if (error instanceof PathRefused) throw new HandbookError('INVALID_INPUT', error.message, 'pass a path inside the repository, as an earlier answer gave it');
     throw error;

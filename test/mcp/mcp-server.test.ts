@@ -256,6 +256,8 @@ describe('handbook mcp', () => {
     expect(await callError(client, 'resolve', { file: '../outside.ts', symbol: 'x' })).toMatch(/outside the repository/);
     // A folder is there, so it is no code gone: the locator named the wrong kind of path.
     expect(await callError(client, 'resolve', { file: 'src/security', symbol: 'maskSecrets' })).toBe('src/security is a folder, not a file (pass the file that holds the symbol, as an earlier answer gave it)');
+    // Neither is a README: it is there, it just holds no code, so it is no locator gone.
+    expect(await callError(client, 'resolve', { file: 'README.md', symbol: 'maskSecrets' })).toMatch(/^README\.md is not a source file the handbook analyzes \(it holds units of TypeScript and JavaScript files only/);
     expect(await callError(client, 'ask', { request: '   ' })).toMatch(/Input validation error/);
 
     expect((await call(client, 'overview')).title).toBe('mini-harness');
