@@ -80,18 +80,29 @@ export function registerHandbookTools(server: McpServer, fresh: FreshHandbook, l
   define('stage', {
     title: 'One execution stage',
     description:
-      'One execution stage of the codebase: its summary, its members (units of code by id, each primary or secondary with a score), the members other stages call into (entryPoints) and the members that call into other stages (exits). Stage ids come from the overview tool. Unit ids look like src/path/file.ts#Class.method; pass one to entry for its location and relations.',
+      `One execution stage of the codebase: its summary, its members (units of code by id, each primary or secondary with a score), the members other stages call into (entryPoints) and the members that call into other stages (exits). A large stage comes in pages of members (${schemas.STAGE_PAGE} by default, with the counts of the whole stage); pass nextOffset back as offset for the next. Stage ids come from the overview tool. Unit ids look like src/path/file.ts#Class.method; pass one to entry for its location and relations.`,
     input: schemas.stageInput,
     output: schemas.stageOutput,
     annotations: READS,
-    run: async ({ id }, view) => {
+    run: async ({ id, offset = 0, limit = schemas.STAGE_PAGE }, view) => {
       const { organized } = view.handbook();
       const stage = organized.stages.find((candidate) => candidate.id === id);
       if (!stage) throw new HandbookError('INVALID_INPUT', `no stage "${id}"`, `stages: ${organized.stages.map((candidate) => candidate.id).join(', ')}`);
-      const mentioned = [...stage.members.map((member) => member.unit), ...stage.entryPoints, ...stage.exits];
+      // Entry points and exits are members too, so each page names only its own: a page stays bounded and reads whole.
+      const members = stage.members.slice(offset, offset + limit);
+      const onPage = new Set(members.map((member) => member.unit));
+      const entryPoints = stage.entryPoints.filter((unit) => onPage.has(unit));
+      const exits = stage.exits.filter((unit) => onPage.has(unit));
+      const next = offset + members.length < stage.members.length ? offset + members.length : undefined;
+      const page = members.length === stage.members.length ? '' : members.length === 0 ? `; no members past ${stage.members.length}` : `; members ${offset + 1}-${offset + members.length} here${next === undefined ? '' : `, offset ${next} for more`}`;
       return {
-        summary: `stage ${stage.position + 1} "${stage.name}" (${stage.id}): ${stage.members.filter((member) => member.primary).length} members, ${stage.entryPoints.length} entry points`,
-        value: { stager: organized.stager, ...stage, freshness: await view.freshness(mentioned) },
+        summary: `stage ${stage.position + 1} "${stage.name}" (${stage.id}): ${stage.members.filter((member) => member.primary).length} members, ${stage.entryPoints.length} entry points${page}`,
+        value: {
+          stager: organized.stager, ...stage, members, entryPoints, exits,
+          memberCount: stage.members.length, entryPointCount: stage.entryPoints.length, exitCount: stage.exits.length,
+          ...(next === undefined ? {} : { nextOffset: next }),
+          freshness: await view.freshness(onPage),
+        },
       };
     },
   });

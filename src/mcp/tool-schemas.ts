@@ -68,9 +68,28 @@ export const emptyInput = z.object({}).strict();
 
 export const overviewOutput = overviewSchema.extend({ freshness: freshnessSchema });
 
-export const stageInput = z.object({ id: name.describe('A stage id as listed by the overview tool, e.g. "agent-loop".') }).strict();
+/** About 10 KB of members: a page of a large harness's biggest stage (1,600 members, 200 KB whole) stays well inside what clients pass to a model. */
+export const STAGE_PAGE = 100;
 
-export const stageOutput = stageSchema.extend({ stager: stagerSchema, freshness: freshnessSchema });
+export const stageInput = z
+  .object({
+    id: name.describe('A stage id as listed by the overview tool, e.g. "agent-loop".'),
+    offset: z.number().int().min(0).optional().describe('Members to skip, for the next page: the nextOffset of the previous answer (default 0).'),
+    limit: z.number().int().min(1).max(500).optional().describe(`Members per page (default ${STAGE_PAGE}).`),
+  })
+  .strict();
+
+export const stageOutput = stageSchema.extend({
+  members: stageSchema.shape.members.describe('One page of the members, in file order: offset, then up to limit of them.'),
+  entryPoints: stageSchema.shape.entryPoints.describe("The members of this page that other stages call."),
+  exits: stageSchema.shape.exits.describe('The members of this page that call into other stages.'),
+  memberCount: z.number().int().describe('Members of the whole stage.'),
+  entryPointCount: z.number().int(),
+  exitCount: z.number().int(),
+  nextOffset: z.number().int().optional().describe('Present when more members follow: pass it as offset for the next page.'),
+  stager: stagerSchema,
+  freshness: freshnessSchema,
+});
 
 const accessSchema = z.object({ unit: z.string(), lines: z.array(line) });
 

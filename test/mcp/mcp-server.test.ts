@@ -283,6 +283,27 @@ describe('handbook mcp', () => {
     expect(stderr()).not.toMatch(/unexpected/);
   });
 
+  it('pages a stage\'s members, each page naming only its own entry points and exits, so a large stage never comes whole', async () => {
+    const { client } = await connect(repo);
+    const whole = await call(client, 'stage', { id: 'agent-loop' });
+    expect(whole.nextOffset).toBeUndefined();
+    expect(whole).toMatchObject({ memberCount: whole.members.length, entryPointCount: whole.entryPoints.length, exitCount: whole.exits.length });
+    const pages: Structured[] = [];
+    for (let offset: number | undefined = 0; offset !== undefined; offset = pages.at(-1)!.nextOffset) pages.push(await call(client, 'stage', { id: 'agent-loop', offset, limit: 3 }));
+    expect(pages.length).toBe(Math.ceil(whole.memberCount / 3));
+    expect(pages.flatMap((page) => page.members)).toEqual(whole.members);
+    expect(pages.flatMap((page) => page.entryPoints)).toEqual(whole.entryPoints);
+    expect(pages.flatMap((page) => page.exits)).toEqual(whole.exits);
+    for (const page of pages) {
+      expect(page.members.length).toBeLessThanOrEqual(3);
+      expect(page.memberCount).toBe(whole.memberCount);
+      const units = page.members.map((member: { unit: string }) => member.unit);
+      expect(units).toEqual(expect.arrayContaining([...page.entryPoints, ...page.exits]));
+    }
+    expect((await call(client, 'stage', { id: 'agent-loop', offset: 1000 })).members).toEqual([]);
+    expect(await callError(client, 'stage', { id: 'agent-loop', limit: 0 })).toMatch(/Input validation error: .*limit/);
+  });
+
   it('survives a client that cancels a call mid-way, and answers the next one', async () => {
     const edited = builtCopy();
     const { client, stderr } = await connect(edited);
