@@ -23,6 +23,9 @@ export interface ServeOptions extends HandbookServerOptions {
 
 const VERSION = '0.1.0';
 
+/** Quiet after the client's initialized notification before warming up: its listing requests come within milliseconds. */
+const WARM_UP_DELAY_MS = 500;
+
 const INSTRUCTIONS = `This server answers questions about one repository (an AI-agent harness) from its handbook: a program graph of the code, grouped into execution stages, with a register of shared state.
 Start with overview (stages in order) or ask (where a behaviour is implemented). entry gives one unit with its callers and callees; register gives who writes and reads shared state; resolve checks a locator (file, symbol, hash) from an earlier answer against the code on disk now; plan turns a change request into a checked edit plan without touching source; status says whether the handbook matches the files.
 Before every answer the server re-syncs the files that changed on disk since the previous one, so answers reflect the code as it is now; each answer's freshness field lists what was re-synced and any entry whose code is gone (frozen). Locations are paths from the repository root with 1-based lines.`;
@@ -49,8 +52,8 @@ export function createHandbookServer(repo: string, options: HandbookServerOption
 /**
  * `handbook mcp`: serves the handbook over stdio until the input ends (the client went away),
  * the output breaks, or the signal fires; then waits for an answer in progress, so a sync it
- * started is stored whole, and closes the database. The first sync starts at once, so the
- * client's first call does not pay for opening the analysis.
+ * started is stored whole, and closes the database. The first sync starts once the client has
+ * initialized and listed what it needs, so its first call does not pay for opening the analysis.
  */
 export async function serveHandbook(repo: string, options: ServeOptions = {}): Promise<void> {
   const log = options.log ?? stderrLog;
@@ -66,10 +69,19 @@ export async function serveHandbook(repo: string, options: ServeOptions = {}): P
     options.signal?.addEventListener('abort', () => resolve('stopped'), { once: true });
   });
   server.server.onerror = (error) => log(`protocol error: ${error.message}`);
+  // Warming up parses the whole repository without yielding (20 s on a large harness), and no
+  // message is read meanwhile: started at once, it held up the tools/list every client sends
+  // right after initializing. It waits for that burst, and does not start for a client gone by then.
+  let warmUp: NodeJS.Timeout | undefined;
+  server.server.oninitialized = () => {
+    warmUp = setTimeout(() => {
+      handbook.answer(async (view) => log(`ready: handbook generation ${view.sync.generation}`)).catch((error: unknown) => log(`not ready: ${describe(error)}`));
+    }, WARM_UP_DELAY_MS);
+  };
   await server.connect(new StdioServerTransport(input, output));
   log(`serving ${handbook.root} over stdio`);
-  handbook.answer(async (view) => log(`ready: handbook generation ${view.sync.generation}`)).catch((error: unknown) => log(`not ready: ${describe(error)}`));
   log(`${await ended}; shutting down`);
+  clearTimeout(warmUp);
   await server.close();
   await handbook.close();
 }

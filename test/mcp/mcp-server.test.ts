@@ -113,6 +113,17 @@ describe('handbook mcp', () => {
     await expect(client.readResource({ uri: 'handbook://stages/nope' })).rejects.toThrow(/no handbook page handbook:\/\/stages\/nope; pages: handbook:\/\/overview/);
   });
 
+  it('answers the listings a client sends as it connects at once, and warms the analysis up after them', async () => {
+    const { client, stderr } = await connect(repo);
+    // Sent together, as clients send them once initialized.
+    const [{ tools }, { resourceTemplates }] = await Promise.all([client.listTools(), client.listResourceTemplates()]);
+    expect(tools).toHaveLength(TOOLS.length);
+    expect(resourceTemplates).toHaveLength(1);
+    // The warm-up parses every file without yielding; before it the listings waited for all of it.
+    expect(stderr()).not.toMatch(/ready:/);
+    await expect.poll(stderr, { timeout: 30_000, interval: 100 }).toMatch(/ready: handbook generation 1\n/);
+  });
+
   it('answers every tool with structured content that matches its schema; ask equals `ask --json`', async () => {
     const session = await connect(repo);
     const { client } = session;
