@@ -144,11 +144,11 @@ export function registerHandbookTools(server: McpServer, fresh: FreshHandbook, l
   define('register', {
     title: 'The state register',
     description:
-      'The state register: shared state (class fields, properties of shared objects, module variables) and the execution stages it couples. Without arguments: every piece of state that two or more stages touch, with how many units write and read it; pass stage to keep the state that stage shares. Pass slot (an id from that list, or Owner.field) for one piece of state with every unit that writes it and reads it, and the lines. Read it before changing state or code that touches state: a write reaches every reader, in every stage listed.',
+      `The state register: shared state (class fields, properties of shared objects, module variables) and the execution stages it couples. Without arguments: every piece of state that two or more stages touch, with how many units write and read it, ${schemas.REGISTER_PAGE} at a time (pass nextOffset back as offset for the next page); pass stage to keep the state that stage shares. Pass slot (an id from that list, or Owner.field) for one piece of state with every unit that writes it and reads it, and the lines. Read it before changing state or code that touches state: a write reaches every reader, in every stage listed.`,
     input: schemas.registerInput,
     output: schemas.registerOutput,
     annotations: READS,
-    run: async ({ slot: reference, stage }, view) => {
+    run: async ({ slot: reference, stage, offset = 0, limit = schemas.REGISTER_PAGE }, view) => {
       const handbook = view.handbook();
       const counted = ({ slot, kind, type, file, line, stages, writers, readers }: RegisterEntry) => ({ slot, kind, type, file, line, stages, writerCount: writers.length, readerCount: readers.length });
       if (reference !== undefined) {
@@ -158,17 +158,20 @@ export function registerHandbookTools(server: McpServer, fresh: FreshHandbook, l
         const mentioned = entry ? [...entry.writers, ...entry.readers].map((access) => access.unit) : [];
         return {
           summary: entry ? `${slot}: ${entry.writers.length} writers, ${entry.readers.length} readers, stages ${entry.stages.join(', ')}` : `${slot} is read or written by one unit at most, so it is not in the register`,
-          value: { stager: handbook.organized.stager, slots, freshness: await view.freshness(mentioned) },
+          value: { stager: handbook.organized.stager, slots, slotCount: slots.length, freshness: await view.freshness(mentioned) },
         };
       }
       if (stage !== undefined && !handbook.organized.stages.some((candidate) => candidate.id === stage)) {
         throw new HandbookError('INVALID_INPUT', `no stage "${stage}"`, `stages: ${handbook.organized.stages.map((candidate) => candidate.id).join(', ')}`);
       }
       // The whole register of a large harness runs to megabytes; what couples stages is what a change must respect, and fits a model's context.
-      const slots = handbook.register.filter((entry) => entry.stages.length > 1 && (stage === undefined || entry.stages.includes(stage))).map(counted);
+      const shared = handbook.register.filter((entry) => entry.stages.length > 1 && (stage === undefined || entry.stages.includes(stage)));
+      const slots = shared.slice(offset, offset + limit).map(counted);
+      const next = offset + slots.length < shared.length ? offset + slots.length : undefined;
+      const page = slots.length === shared.length ? '' : slots.length === 0 ? `; none past ${shared.length}` : `; ${offset + 1}-${offset + slots.length} here${next === undefined ? '' : `, offset ${next} for more`}`;
       return {
-        summary: `${slots.length} pieces of state shared across stages${stage === undefined ? '' : ` with ${stage}`}; pass slot for writers and readers`,
-        value: { stager: handbook.organized.stager, slots, freshness: await view.freshness() },
+        summary: `${shared.length} pieces of state shared across stages${stage === undefined ? '' : ` with ${stage}`}${page}; pass slot for writers and readers`,
+        value: { stager: handbook.organized.stager, slots, slotCount: shared.length, ...(next === undefined ? {} : { nextOffset: next }), freshness: await view.freshness() },
       };
     },
   });

@@ -93,10 +93,15 @@ export const stageOutput = stageSchema.extend({
 
 const accessSchema = z.object({ unit: z.string(), lines: z.array(line) });
 
+/** About 25 KB: the 334 pieces of state gemini-cli-core's stages share ran to 75 KB in one answer. */
+export const REGISTER_PAGE = 100;
+
 export const registerInput = z
   .object({
     slot: name.optional().describe('One piece of state, with every unit that writes and reads it: a slot id (src/config.ts#HarnessConfig.approvalMode) or Owner.field.'),
     stage: name.optional().describe('Without slot: only the state this stage shares with other stages. A stage id from the overview tool.'),
+    offset: z.number().int().min(0).optional().describe('Without slot: pieces of state to skip, for the next page: the nextOffset of the previous answer (default 0).'),
+    limit: z.number().int().min(1).max(500).optional().describe(`Without slot: pieces of state per page (default ${REGISTER_PAGE}).`),
   })
   .strict();
 
@@ -116,6 +121,8 @@ export const registerOutput = z.object({
       readers: z.array(accessSchema).optional().describe('With slot: every unit that reads it, with the lines.'),
     }),
   ),
+  slotCount: z.number().int().describe('Pieces of state in the whole answer, of which slots is one page.'),
+  nextOffset: z.number().int().optional().describe('Present when more pieces of state follow: pass it as offset for the next page.'),
   freshness: freshnessSchema,
 });
 

@@ -315,6 +315,19 @@ describe('handbook mcp', () => {
     expect(await callError(client, 'stage', { id: 'agent-loop', limit: 0 })).toMatch(/Input validation error: .*limit/);
   });
 
+  it('pages the state that couples stages, as it pages a stage\'s members', async () => {
+    const { client } = await connect(repo);
+    const whole = await call(client, 'register');
+    expect(whole).toMatchObject({ slotCount: whole.slots.length });
+    expect(whole.nextOffset).toBeUndefined();
+    const pages: Structured[] = [];
+    for (let offset: number | undefined = 0; offset !== undefined; offset = pages.at(-1)!.nextOffset) pages.push(await call(client, 'register', { offset, limit: 4 }));
+    expect(pages.length).toBe(Math.ceil(whole.slotCount / 4));
+    expect(pages.flatMap((page) => page.slots)).toEqual(whole.slots);
+    expect(pages.every((page) => page.slotCount === whole.slotCount)).toBe(true);
+    expect((await call(client, 'register', { stage: 'persistence', limit: 1 })).slots).toHaveLength(1);
+  });
+
   it('survives a client that cancels a call mid-way, and answers the next one', async () => {
     const edited = builtCopy();
     const { client, stderr } = await connect(edited);
