@@ -33,6 +33,7 @@ export class FreshHandbook {
   /** The handbook last read, kept while syncs find nothing new: reading a large graph back costs more than the sync. */
   private opened: Handbook | undefined;
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly listeners: Array<(view: FreshView) => void> = [];
 
   constructor(
     repo: string,
@@ -45,6 +46,11 @@ export class FreshHandbook {
     const turn = this.queue.then(() => this.syncThen(work));
     this.queue = turn.catch(() => undefined);
     return turn;
+  }
+
+  /** Called with every view before the answer reads it, for what must follow the handbook as it changes. */
+  afterSync(listener: (view: FreshView) => void): void {
+    this.listeners.push(listener);
   }
 
   /** Waits for the answer in progress, then lets go of the database. */
@@ -92,6 +98,7 @@ export class FreshHandbook {
         };
       },
     };
+    for (const listener of this.listeners) listener(view);
     return work(view);
   }
 }

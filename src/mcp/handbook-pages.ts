@@ -26,18 +26,41 @@ function renderPages(view: FreshView): RenderedPage[] {
   return renderHandbook(view.root, { ...view.database, out: view.root, write: false }).pages;
 }
 
+/** What the list of pages shows: their names and titles follow the project's title, the stages, and whether any unit is unassigned. */
+function listingOf(view: FreshView): string {
+  const { organized } = view.handbook();
+  return JSON.stringify([organized.overview.title, organized.stages.map((stage) => [stage.id, stage.name]), organized.unassigned.length > 0]);
+}
+
 /** The rendered Markdown pages (overview, one per stage, register, unassigned) as resources, synced before every read. */
 export function registerHandbookPages(server: McpServer, fresh: FreshHandbook): void {
+  // What the client was last given as the list, and the handbook it was read from: a client that
+  // listed the pages keeps that list until told it changed (a first build, stages placed anew).
+  let listed: string | undefined;
+  let readFrom: number | undefined;
+  fresh.afterSync((view) => {
+    if (listed === undefined || (view.sync.upToDate && view.sync.generation === readFrom)) return;
+    readFrom = view.sync.generation;
+    const listing = listingOf(view);
+    if (listing === listed) return;
+    listed = listing;
+    if (server.isConnected()) server.sendResourceListChanged();
+  });
   const template = new ResourceTemplate(`${SCHEME}{+page}`, {
     // A client lists resources as it connects; before the first build there are none, and the tools say why.
     list: () =>
       readable(() =>
         fresh
-          .answer(async (view) => ({
-            resources: renderPages(view).map((page) => ({ uri: uriOf(page), name: page.path.replace(/\.md$/, ''), title: titleOf(page), mimeType: 'text/markdown' })),
-          }))
+          .answer(async (view) => {
+            listed = listingOf(view);
+            readFrom = view.sync.generation;
+            return { resources: renderPages(view).map((page) => ({ uri: uriOf(page), name: page.path.replace(/\.md$/, ''), title: titleOf(page), mimeType: 'text/markdown' })) };
+          })
           .catch((error: unknown) => {
-            if (HandbookError.isInstance(error) && error.code === 'NO_HANDBOOK') return { resources: [] };
+            if (HandbookError.isInstance(error) && error.code === 'NO_HANDBOOK') {
+              listed = '';
+              return { resources: [] };
+            }
             throw error;
           }),
       ),

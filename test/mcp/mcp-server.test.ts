@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSy
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CallToolResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, McpError, ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, copyOfFixture, scratchDirectory } from '../helpers/paths.js';
 import { runCli } from '../helpers/cli-run.js';
@@ -370,12 +370,18 @@ describe('handbook mcp', () => {
   it('starts before the handbook is built, says how to build it, works once it is, and follows a handbook deleted and built again', async () => {
     const bare = copyOfFixture();
     const { client } = await connect(bare);
+    let listChanged = 0;
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => void (listChanged += 1));
     expect(await callError(client, 'overview', {})).toMatch(/^no handbook at .*handbook\.db \(run `handbook build` first\)$/);
     expect((await client.listResources()).resources).toEqual([]);
     await expect(client.readResource({ uri: 'handbook://overview' })).rejects.toMatchObject({ code: -32002, message: expect.stringMatching(/no handbook at .*run `handbook build` first/) });
     expect(handbook(['build', bare, '--no-progress']).code).toBe(0);
     expect((await call(client, 'overview')).title).toBe('mini-harness');
+    // The client listed no pages before the build; it is told the list changed rather than left with none.
+    await expect.poll(() => listChanged).toBe(1);
     expect((await client.listResources()).resources.length).toBeGreaterThan(3);
+    expect((await call(client, 'status')).fresh).toBe(true);
+    expect(listChanged).toBe(1);
 
     rmSync(path.join(bare, '.handbook'), { recursive: true });
     expect(handbook(['build', bare, '--no-progress']).code).toBe(0);
