@@ -114,14 +114,38 @@ describe('handbook mcp', () => {
   });
 
   it('answers the listings a client sends as it connects at once, and warms the analysis up after them', async () => {
-    const { client, stderr } = await connect(repo);
-    // Sent together, as clients send them once initialized.
-    const [{ tools }, { resourceTemplates }] = await Promise.all([client.listTools(), client.listResourceTemplates()]);
-    expect(tools).toHaveLength(TOOLS.length);
-    expect(resourceTemplates).toHaveLength(1);
-    // The warm-up parses every file without yielding; before it the listings waited for all of it.
-    expect(stderr()).not.toMatch(/ready:/);
-    await expect.poll(stderr, { timeout: 30_000, interval: 100 }).toMatch(/ready: handbook generation 1\n/);
+    // Raw JSON-RPC, not the SDK's client: the client compiles every tool's schemas once the
+    // listing arrives (up to a second on a loaded machine), which would blur when it was answered.
+    const child = spawn(process.execPath, [CLI, 'mcp', '--repo', repo], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const answered = new Map<number, string>();
+    const answer = (id: number) => expect.poll(() => answered.get(id), { timeout: 30_000, interval: 10 }).toBeDefined();
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+      const lines = stdout.split('\n');
+      stdout = lines.pop() ?? '';
+      // What the server had logged when each answer came: the warm-up logs "ready:" when done.
+      for (const line of lines) if (line) answered.set((JSON.parse(line) as { id: number }).id, stderr);
+    });
+    const send = (message: object): void => void child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+    try {
+      send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'lister', version: '1' } } });
+      await answer(1);
+      // Sent together, as clients send them once initialized.
+      send({ method: 'notifications/initialized' });
+      send({ id: 2, method: 'tools/list' });
+      send({ id: 3, method: 'resources/templates/list' });
+      await answer(2);
+      await answer(3);
+      // The warm-up parses every file without yielding; before it the listings waited for all of it.
+      expect(answered.get(2)).not.toMatch(/ready:/);
+      expect(answered.get(3)).not.toMatch(/ready:/);
+      await expect.poll(() => stderr, { timeout: 30_000, interval: 100 }).toMatch(/ready: handbook generation 1\n/);
+    } finally {
+      child.kill();
+    }
   });
 
   it('answers every tool with structured content that matches its schema; ask equals `ask --json`', async () => {
