@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, mkdirSync, opendirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, opendirSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { HandbookError } from '../errors.js';
 import { PAGE_MANIFEST, pageManifestText, pagesWrittenBefore } from './page-manifest.js';
@@ -11,6 +11,7 @@ import type { RenderedPage } from './render-markdown.js';
  * beside the pages (handbook/skeleton.json) is left alone, unless a page would land on it.
  */
 export function writePages(outDirectory: string, pages: readonly RenderedPage[]): void {
+  assertFolderPath(outDirectory, 'pass --out a folder for the pages: a new or empty one, or one rendered into before');
   const before = pagesWrittenBefore(outDirectory);
   const wanted = pages.map((page) => page.path);
   const inTheWay = before
@@ -31,6 +32,29 @@ export function writePages(outDirectory: string, pages: readonly RenderedPage[])
   }
   for (const file of before ?? []) if (!wanted.includes(file)) rmSync(path.join(outDirectory, file), { force: true });
   writeFileSync(manifest, pageManifestText(wanted));
+}
+
+/**
+ * Refuses a folder path that is a file or runs through one, before anything looks inside it: the
+ * first look would fail on a page's path, naming a file the user never typed.
+ */
+export function assertFolderPath(directory: string, hint: string): void {
+  for (let current = directory; ; current = path.dirname(current)) {
+    const stats = statThroughFiles(current);
+    if (stats?.isDirectory()) return;
+    if (stats) throw new HandbookError('INVALID_INPUT', current === directory ? `${directory} is a file, not a folder` : `${directory}: ${current} is a file, not a folder`, hint);
+    if (path.dirname(current) === current) return;
+  }
+}
+
+/** Undefined for a path that does not exist, also when a part of it is a file (ENOTDIR): the walk up finds that file. */
+function statThroughFiles(file: string): Stats | undefined {
+  try {
+    return statSync(file, { throwIfNoEntry: false });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
+    throw error;
+  }
 }
 
 /** "a, b, c and more": the first few of the files in the way, for a refusal that fits one line. */

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { openHandbook } from '../api/open-handbook.js';
 import { HandbookError } from '../errors.js';
 import { pagesWrittenBefore } from '../render/page-manifest.js';
-import { someFilesShown, someFilesUnder } from '../render/write-pages.js';
+import { assertFolderPath, someFilesShown, someFilesUnder } from '../render/write-pages.js';
 import { PathRefused, Workspace } from '../harness/workspace.js';
 import type { StaticMarker } from './api-schemas.js';
 import { graphAnswer } from './graph-answer.js';
@@ -38,6 +38,7 @@ export interface StaticSite {
 export function assertStaticSiteFolder(out: string, app: string = WEB_APP_FOLDER): string {
   if (!hasWebApp(app)) throw new HandbookError('INVALID_INPUT', notBuiltMessage(app), 'run npm run build in harness-handbook, or render Markdown without --html');
   const directory = path.resolve(out);
+  assertFolderPath(directory, 'pass --html a folder for the site: a new or empty one, or one it was rendered into before');
   const data = path.join(directory, 'data');
   const ours = existsSync(path.join(data, 'static.json'));
   // A folder this command did not write is never overwritten: not its data, not an index.html of someone's site.

@@ -201,7 +201,7 @@ describe('handbook CLI', () => {
     expectOneLineError(handbook(['build', repo, '--db', path.join(repo, 'src')]), 2, /is a folder \(pass the path of a database file/);
     expectOneLineError(handbook(['plan', 'mask secrets', '--repo', repo, '--out', '/nonexistent/folder/plan.json']), 2, /--out \/nonexistent\/folder\/plan\.json: there is no folder \/nonexistent\/folder \(create the folder first/);
     expectOneLineError(handbook(['graph', 'export', '--repo', repo, '--out', path.join(repo, 'src')]), 2, /--out .*src: a folder, not a file \(name a file to write\)/);
-    expectOneLineError(handbook(['render', '--repo', repo, '--out', path.join(repo, 'package.json')]), 2, /a part of the path is a file, not a folder/);
+    expectOneLineError(handbook(['render', '--repo', repo, '--out', path.join(repo, 'package.json')]), 2, /package\.json is a file, not a folder \(pass --out a folder for the pages/);
     const foreign = path.join(scratchDirectory(), 'notes');
     mkdirSync(path.join(foreign, 'stages'), { recursive: true });
     for (const file of ['overview.md', 'stages/intro.md', 'unassigned.md']) writeFileSync(path.join(foreign, file), 'mine');

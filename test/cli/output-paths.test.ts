@@ -1,0 +1,25 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { copyOfFixture, scratchDirectory } from '../helpers/paths.js';
+import { expectOneLineError, runCli } from '../helpers/cli-run.js';
+
+const handbook = (args: string[]) => runCli(args, { timeout: 20_000 });
+
+describe('output paths a command cannot write into', () => {
+  let repo: string;
+  beforeAll(() => {
+    repo = copyOfFixture();
+    expect(handbook(['build', repo, '--no-progress']).code).toBe(0);
+  });
+
+  it('render says an --out or --html that is a file, or runs through one, is not a folder, and writes nothing', () => {
+    const file = path.join(scratchDirectory(), 'notes.txt');
+    writeFileSync(file, 'mine');
+    for (const option of ['--out', '--html']) {
+      expectOneLineError(handbook(['render', '--repo', repo, option, file]), 2, new RegExp(`^handbook: ${file} is a file, not a folder \\(pass ${option} a folder`));
+      expectOneLineError(handbook(['render', '--repo', repo, option, path.join(file, 'pages')]), 2, new RegExp(`^handbook: ${file}/pages: ${file} is a file, not a folder \\(pass ${option} a folder`));
+    }
+    expect(existsSync(path.join(repo, '.handbook', 'markdown'))).toBe(false);
+  });
+});
