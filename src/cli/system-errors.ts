@@ -12,6 +12,9 @@ const FILE_PROBLEMS: Record<string, string> = {
   ENOSPC: 'no space left on the device',
 };
 
+/** A system call as a user would name what failed; others keep their own name (`cannot open X`). */
+const ACTIONS: Record<string, string> = { mkdir: 'create the folder' };
+
 /** A file-system error's meaning in a user's words, when it is one a user can act on. */
 export function fileProblemOf(error: unknown): string | undefined {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
@@ -27,7 +30,7 @@ export function describeSystemError(error: unknown): { code: number; message: st
   if (!(error instanceof Error)) return undefined;
   const { code, path, syscall } = error as NodeJS.ErrnoException;
   if (typeof code === 'string' && typeof path === 'string' && FILE_PROBLEMS[code]) {
-    return { code: EXIT.invalidInput, message: `cannot ${syscall ?? 'use'} ${path}: ${FILE_PROBLEMS[code]} (check the path and try again)` };
+    return { code: EXIT.invalidInput, message: `cannot ${(syscall && ACTIONS[syscall]) ?? syscall ?? 'use'} ${path}: ${FILE_PROBLEMS[code]} (check the path and try again)` };
   }
   if (error.name === 'SqliteError' || (typeof code === 'string' && code.startsWith('SQLITE_'))) {
     if (/SQLITE_BUSY|database is locked/i.test(`${code} ${error.message}`)) {

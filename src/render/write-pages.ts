@@ -1,6 +1,7 @@
-import { existsSync, lstatSync, mkdirSync, opendirSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { existsSync, lstatSync, opendirSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { HandbookError } from '../errors.js';
+import { makeFolder } from '../text/make-folder.js';
 import { PAGE_MANIFEST, pageManifestText, pagesWrittenBefore } from './page-manifest.js';
 import type { RenderedPage } from './render-markdown.js';
 
@@ -22,12 +23,12 @@ export function writePages(outDirectory: string, pages: readonly RenderedPage[])
   }
 
   const manifest = path.join(outDirectory, PAGE_MANIFEST);
-  mkdirSync(outDirectory, { recursive: true });
+  makeFolder(outDirectory);
   // Claims old and new pages before writing any: a render cut short leaves nothing it wrote unclaimed, so the next one still replaces it.
   writeFileSync(manifest, pageManifestText([...(before ?? []), ...wanted]));
   for (const page of pages) {
     const target = path.join(outDirectory, page.path);
-    mkdirSync(path.dirname(target), { recursive: true });
+    makeFolder(path.dirname(target));
     writeFileSync(target, page.content.endsWith('\n') ? page.content : `${page.content}\n`);
   }
   for (const file of before ?? []) if (!wanted.includes(file)) rmSync(path.join(outDirectory, file), { force: true });

@@ -5,6 +5,7 @@ import { HandbookError } from '../errors.js';
 import { pagesWrittenBefore } from '../render/page-manifest.js';
 import { assertFolderPath, someFilesShown, someFilesUnder } from '../render/write-pages.js';
 import { PathRefused, Workspace } from '../harness/workspace.js';
+import { makeFolder } from '../text/make-folder.js';
 import type { StaticMarker } from './api-schemas.js';
 import { graphAnswer } from './graph-answer.js';
 import { LiveUnits } from './live-units.js';
@@ -69,7 +70,7 @@ export async function writeStaticSite(repo: string, out: string, options: Static
   const directory = assertStaticSiteFolder(out, app);
   const data = path.join(directory, 'data');
   if (existsSync(data)) rmSync(data, { recursive: true });
-  mkdirSync(directory, { recursive: true });
+  makeFolder(directory);
   cpSync(app, directory, { recursive: true });
 
   const files: string[] = [];

@@ -22,4 +22,11 @@ describe('output paths a command cannot write into', () => {
     }
     expect(existsSync(path.join(repo, '.handbook', 'markdown'))).toBe(false);
   });
+
+  // Node's recursive mkdir retried without end there, so the command hung.
+  it('render fails at once with one line on a folder the file system will not create (/proc)', () => {
+    for (const option of ['--out', '--html']) {
+      expectOneLineError(handbook(['render', '--repo', repo, option, '/proc/handbook-test/pages']), 2, /^handbook: cannot create the folder \/proc\/handbook-test: no such file or folder/);
+    }
+  });
 });
