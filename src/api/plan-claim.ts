@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -6,6 +6,7 @@ import type { LockOptions } from 'proper-lockfile';
 import { z } from 'zod';
 import { HandbookError } from '../errors.js';
 import { plansFolder } from '../plan/plan-store.js';
+import { makeFolder } from '../text/make-folder.js';
 import { isRunning } from './process-running.js';
 
 /**
@@ -33,7 +34,7 @@ type Release = () => Promise<void>;
  */
 export async function claimPlan(root: string, planId: string, runId: string): Promise<Release> {
   const folder = plansFolder(root);
-  mkdirSync(folder, { recursive: true });
+  makeFolder(folder);
   const holder = path.join(folder, `${planId}.run`);
   // Loaded here, not at import, for the reason the journal's lock gives (signal-exit takes over every signal as it loads).
   const { default: lockfile } = await import('proper-lockfile');

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { stampedId } from './time-stamp.js';
+import { makeFolder } from '../text/make-folder.js';
 
 /** Where runs are logged: the caller's folder, or <repo>/.handbook/runs. */
 export function runsFolder(root: string, options: { runsDirectory?: string }): string {
@@ -9,7 +10,7 @@ export function runsFolder(root: string, options: { runsDirectory?: string }): s
 
 /** A new run folder, made exclusively: the folder a run that never started removes is always its own. */
 export function newRunFolder(runs: string, id: string = stampedId()): string {
-  mkdirSync(runs, { recursive: true });
+  makeFolder(runs);
   const folder = path.join(runs, id);
   mkdirSync(folder);
   return folder;

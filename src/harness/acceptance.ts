@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { globSync } from 'tinyglobby';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
+import { makeFolder } from '../text/make-folder.js';
 
 /**
  * Acceptance records: what "accepted" means, kept on disk. A record names the exact bytes
@@ -86,7 +87,7 @@ export function acceptanceFolder(root: string): string {
 /** Writes the record atomically (and flushed to disk) before the task may be called COMPLETE. */
 export async function writeAcceptanceRecord(root: string, record: AcceptanceRecord): Promise<string> {
   const folder = acceptanceFolder(root);
-  mkdirSync(folder, { recursive: true });
+  makeFolder(folder);
   const file = path.join(folder, `${record.runId}.json`);
   await writeFileAtomic(file, `${JSON.stringify(acceptanceRecordSchema.parse(record), null, 2)}\n`, { fsync: true });
   return file;

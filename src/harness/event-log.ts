@@ -1,7 +1,8 @@
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { harnessEventSchema, type HarnessEvent } from './events.js';
 import { readJsonLines } from './json-lines.js';
+import { makeFolder } from '../text/make-folder.js';
 
 /**
  * One JSON line per event, appended as it happens: a run killed at any point leaves every
@@ -9,7 +10,7 @@ import { readJsonLines } from './json-lines.js';
  */
 export class EventLog {
   constructor(readonly file: string) {
-    mkdirSync(path.dirname(file), { recursive: true });
+    makeFolder(path.dirname(file));
   }
 
   append(event: HarnessEvent): void {

@@ -1,7 +1,8 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { replaceDurably } from './journal-durable.js';
 import { sha256 } from './journal-entry.js';
+import { makeFolder } from '../text/make-folder.js';
 
 /**
  * File contents by SHA-256: the versions a journal entry names. Content-addressed, so a file
@@ -15,7 +16,7 @@ export class BlobStore {
   put(bytes: Buffer): string {
     const digest = sha256(bytes);
     if (Buffer.isBuffer(this.load(digest))) return digest;
-    mkdirSync(this.directory, { recursive: true });
+    makeFolder(this.directory);
     replaceDurably(path.join(this.directory, digest), bytes);
     return digest;
   }

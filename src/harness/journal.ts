@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, statSync, truncateSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, truncateSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { HandbookError } from '../errors.js';
@@ -9,6 +9,7 @@ import type { JournalFiles } from './journal-files.js';
 import { createKeyFile, JOURNAL_KEY_ENV, keyFromEnvironment, readKeyFile } from './journal-key.js';
 import { DEFAULT_LOCK_WAIT_MS, lockJournal, type JournalLock } from './journal-lock.js';
 import { checkHead, checkTail, inspectJournal, splitJournal, type VerifyReport } from './journal-verify.js';
+import { makeFolder } from '../text/make-folder.js';
 
 export interface JournalOptions {
   /** Where HANDBOOK_JOURNAL_KEY is looked up (default process.env). */
@@ -297,7 +298,7 @@ export class Journal {
   }
 
   private async locked<T>(work: (lock: JournalLock) => T | Promise<T>): Promise<T> {
-    mkdirSync(this.directory, { recursive: true });
+    makeFolder(this.directory);
     const lock = await lockJournal(this.directory, this.lockWaitMs);
     try {
       return await work(lock);

@@ -1,10 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { readJsonLines } from './json-lines.js';
 import { appendDurably } from './journal-durable.js';
 import { canonicalJson } from './journal-entry.js';
+import { makeFolder } from '../text/make-folder.js';
 
 /**
  * Operation ids for calls that must not run twice. Each such call is written down, with the
@@ -43,7 +44,7 @@ export class OperationLog {
   readonly session: number;
 
   constructor(readonly file: string) {
-    mkdirSync(path.dirname(file), { recursive: true });
+    makeFolder(path.dirname(file));
     let lastSession = 0;
     if (existsSync(file)) {
       for (const line of readJsonLines(file, lineSchema)) {

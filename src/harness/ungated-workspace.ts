@@ -1,6 +1,7 @@
-import { existsSync, lstatSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PathRefused, Workspace, type FileBytes, type FileRemoval, type FileText, type ReplaceOptions, type WorkspacePath, type WriteOptions } from './workspace.js';
+import { makeFolder } from '../text/make-folder.js';
 
 /**
  * The ablation lab's control for the file gate: the same operations with none of its checks,
@@ -33,7 +34,7 @@ export class UngatedWorkspace extends Workspace {
 
   override writeFile(requested: string, bytes: Buffer, options: ReplaceOptions = {}): WorkspacePath {
     const where = this.resolve(requested);
-    mkdirSync(path.dirname(where.absolute), { recursive: true });
+    makeFolder(path.dirname(where.absolute));
     writeFileSync(where.absolute, bytes, options.mode === undefined ? {} : { mode: options.mode });
     return where;
   }
@@ -41,7 +42,7 @@ export class UngatedWorkspace extends Workspace {
   override createText(requested: string, text: string, _options: WriteOptions = {}): WorkspacePath {
     const where = this.resolve(requested);
     if (existsSync(where.absolute)) throw new PathRefused('no-overwrite', `${where.relative} already exists`);
-    mkdirSync(path.dirname(where.absolute), { recursive: true });
+    makeFolder(path.dirname(where.absolute));
     writeFileSync(where.absolute, text);
     return where;
   }

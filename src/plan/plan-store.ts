@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { HandbookError } from '../errors.js';
 import { editPlanSchema, type EditPlan } from './edit-plan.js';
+import { makeFolder } from '../text/make-folder.js';
 
 export function plansFolder(root: string): string {
   return path.join(root, '.handbook', 'plans');
@@ -11,7 +12,7 @@ export function plansFolder(root: string): string {
 /** Writes the plan as JSON (what apply reads) and as Markdown (what a reviewer reads), each atomically. */
 export async function savePlan(root: string, plan: EditPlan): Promise<{ json: string; markdown: string }> {
   const folder = plansFolder(root);
-  mkdirSync(folder, { recursive: true });
+  makeFolder(folder);
   const json = path.join(folder, `${plan.id}.json`);
   const markdown = path.join(folder, `${plan.id}.md`);
   await writeFileAtomic(json, `${JSON.stringify(editPlanSchema.parse(plan), null, 2)}\n`);

@@ -1,9 +1,10 @@
-import { mkdirSync, existsSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { HandbookError } from '../errors.js';
 import { databaseKind, type DatabaseKind, markAsHandbook } from './database-identity.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
+import { makeFolder } from '../text/make-folder.js';
 
 export type HandbookDatabase = Database.Database;
 
@@ -121,7 +122,7 @@ export function openDatabase(file: string, options: { create: boolean }): Handbo
     const hint = above ? `${above} has one: pass --repo ${above} or run there, or \`handbook build\` to build one for this folder alone` : 'run `handbook build` in the repository first';
     throw new HandbookError('NO_HANDBOOK', `no handbook database at ${file}`, hint);
   }
-  if (options.create) mkdirSync(path.dirname(file), { recursive: true });
+  if (options.create) makeFolder(path.dirname(file));
   let database: HandbookDatabase;
   try {
     database = new Database(file, { fileMustExist: !options.create });

@@ -1,8 +1,8 @@
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { z } from 'zod';
 import { HandbookError } from '../errors.js';
+import { makeFolder } from '../text/make-folder.js';
 
 /**
  * The long-term memory of one run: durable facts lifted out of the conversation before the
@@ -151,7 +151,7 @@ function rowsOf(rows: unknown[]): Fact[] {
 /** Opens a run's memory, creating it (and its folder) when missing; `:memory:` gives one that lives as long as the object. */
 export function openRunMemory(file: string, options: { clock?: () => Date } = {}): RunMemory {
   const inMemory = file === ':memory:';
-  if (!inMemory) mkdirSync(path.dirname(file), { recursive: true });
+  if (!inMemory) makeFolder(path.dirname(file));
   let database: Database.Database;
   try {
     database = new Database(file);

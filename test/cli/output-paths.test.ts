@@ -29,4 +29,8 @@ describe('output paths a command cannot write into', () => {
       expectOneLineError(handbook(['render', '--repo', repo, option, '/proc/handbook-test/pages']), 2, /^handbook: cannot create the folder \/proc\/handbook-test: no such file or folder/);
     }
   });
+
+  it('build fails at once with one line on a --db whose folder the file system will not create', () => {
+    expectOneLineError(handbook(['build', repo, '--db', '/proc/handbook-test/handbook.db', '--no-progress']), 2, /^handbook: cannot create the folder \/proc\/handbook-test: no such file or folder/);
+  });
 });
