@@ -51,6 +51,10 @@ function printJson(value: unknown): void {
   print(JSON.stringify(value, null, 2));
 }
 
+/** zod's own message for an empty value ("Too small: expected string to have >=1 characters") speaks of types, not of what was typed. */
+const EMPTY = { error: 'it is empty' };
+const given = z.string().min(1, EMPTY);
+
 /**
  * A whole number as typed: digits only. Number() alone reads "1e2" as 100, "0x10" as 16 and an
  * empty string as 0, so a typo became another value instead of a refusal.
@@ -72,20 +76,20 @@ function providerTimeout(seconds: number): { timeoutMs: number } {
 }
 
 const buildOptionsSchema = z.object({
-  db: z.string().min(1).optional(),
-  skeleton: z.string().min(1).optional(),
-  include: z.array(z.string().min(1)).optional(),
-  model: z.string().min(1).optional(),
+  db: given.optional(),
+  skeleton: given.optional(),
+  include: z.array(given).optional(),
+  model: given.optional(),
   timeout: timeoutOption,
   json: z.boolean().optional(),
   progress: z.boolean().optional(),
   maxFileSize: wholeNumber(z.coerce.number({ error: 'a whole number of bytes' }).int().positive()).optional(),
 });
 
-const syncOptionsSchema = z.object({ db: z.string().min(1).optional(), progress: z.boolean().optional(), json: z.boolean().optional() }).strict();
+const syncOptionsSchema = z.object({ db: given.optional(), progress: z.boolean().optional(), json: z.boolean().optional() }).strict();
 const watchOptionsSchema = z
   .object({
-    db: z.string().min(1).optional(),
+    db: given.optional(),
     debounce: wholeNumber(z.coerce.number({ error: 'a whole number of milliseconds' }).int().nonnegative().max(MAX_DEBOUNCE_MS, { error: `at most ${MAX_DEBOUNCE_MS} ms (a minute)` })).optional(),
     json: z.boolean().optional(),
   })
@@ -97,57 +101,57 @@ function repositoryArgument(value: string): string {
 }
 
 const readOptionsSchema = z.object({
-  repo: z.string().min(1).default('.'),
-  db: z.string().min(1).optional(),
+  repo: given.default('.'),
+  db: given.optional(),
   json: z.boolean().optional(),
 });
 
-const renderOptionsSchema = readOptionsSchema.extend({ out: z.string().min(1).optional(), html: z.string().min(1).optional() });
-const exportOptionsSchema = readOptionsSchema.extend({ out: z.string().min(1).optional() });
+const renderOptionsSchema = readOptionsSchema.extend({ out: given.optional(), html: given.optional() });
+const exportOptionsSchema = readOptionsSchema.extend({ out: given.optional() });
 const serveOptionsSchema = z
   .object({
-    repo: z.string().min(1).default('.'),
-    db: z.string().min(1).optional(),
-    host: z.string().min(1).default(DEFAULT_VIEWER_HOST),
+    repo: given.default('.'),
+    db: given.optional(),
+    host: given.default(DEFAULT_VIEWER_HOST),
     port: wholeNumber(z.coerce.number({ error: 'a whole number from 0 to 65535' }).int().min(0).max(65_535)).default(DEFAULT_VIEWER_PORT),
     json: z.boolean().optional(),
   })
   .strict();
 /** One message for every way a --limit can be wrong: zod's own ("expected number, received NaN") speaks of types, not of the option. */
 const LIMIT_RANGE = { error: 'a whole number from 1 to 500' };
-const askOptionsSchema = readOptionsSchema.extend({ limit: wholeNumber(z.coerce.number(LIMIT_RANGE).int(LIMIT_RANGE).min(1, LIMIT_RANGE).max(500, LIMIT_RANGE)).optional(), explain: z.boolean().optional(), model: z.string().min(1).optional(), timeout: timeoutOption });
+const askOptionsSchema = readOptionsSchema.extend({ limit: wholeNumber(z.coerce.number(LIMIT_RANGE).int(LIMIT_RANGE).min(1, LIMIT_RANGE).max(500, LIMIT_RANGE)).optional(), explain: z.boolean().optional(), model: given.optional(), timeout: timeoutOption });
 
 const runOptionsSchema = z
   .object({
-    task: z.string().trim().min(1),
+    task: z.string().trim().min(1, EMPTY),
     check: z.array(z.string().trim().min(1, 'a check command is empty')).optional(),
     mustChange: z.array(z.string().min(1, 'a file name is empty')).optional(),
     typecheck: z.boolean().optional(),
     scope: z.array(z.string().min(1, 'a glob is empty')).optional(),
-    model: z.string().min(1),
+    model: given,
     timeout: timeoutOption,
-    escalate: z.string().min(1).optional(),
+    escalate: given.optional(),
     toolMode: z.enum(TOOL_MODES).optional(),
-    repo: z.string().min(1).default('.'),
+    repo: given.default('.'),
     maxSteps: wholeNumber(z.coerce.number({ error: 'a whole number of steps' }).int().positive()).optional(),
     wallClock: wholeNumber(z.coerce.number({ error: 'a whole number of seconds' }).int().positive()).optional(),
-    policy: z.string().min(1).optional(),
+    policy: given.optional(),
     json: z.boolean().optional(),
     quiet: z.boolean().optional(),
   })
   .strict();
 
-const planOptionsSchema = readOptionsSchema.extend({ model: z.string().min(1).default('offline'), timeout: timeoutOption, out: z.string().min(1).optional() }).strict();
+const planOptionsSchema = readOptionsSchema.extend({ model: given.default('offline'), timeout: timeoutOption, out: given.optional() }).strict();
 const applyOptionsSchema = z
   .object({
-    repo: z.string().min(1).default('.'),
-    db: z.string().min(1).optional(),
-    model: z.string().min(1),
+    repo: given.default('.'),
+    db: given.optional(),
+    model: given,
     timeout: timeoutOption,
     yes: z.boolean().optional(),
     toolMode: z.enum(TOOL_MODES).optional(),
-    escalate: z.string().min(1).optional(),
-    policy: z.string().min(1).optional(),
+    escalate: given.optional(),
+    policy: given.optional(),
     json: z.boolean().optional(),
     quiet: z.boolean().optional(),
   })
@@ -155,11 +159,11 @@ const applyOptionsSchema = z
 
 const resumeOptionsSchema = z
   .object({
-    repo: z.string().min(1).default('.'),
-    model: z.string().min(1).optional(),
+    repo: given.default('.'),
+    model: given.optional(),
     timeout: timeoutOption,
-    escalate: z.string().min(1).optional(),
-    policy: z.string().min(1).optional(),
+    escalate: given.optional(),
+    policy: given.optional(),
     json: z.boolean().optional(),
     quiet: z.boolean().optional(),
   })
@@ -551,7 +555,7 @@ export function createProgram(): Command {
       if (!report.fresh) process.exitCode = EXIT.stale;
     });
 
-  const journalOptionsSchema = z.object({ repo: z.string().min(1).default('.'), json: z.boolean().optional() }).strict();
+  const journalOptionsSchema = z.object({ repo: given.default('.'), json: z.boolean().optional() }).strict();
   const journal = program.command('journal').description('the tamper-evident journal of writes under <repo>/.handbook/journal');
   journal
     .command('verify')
