@@ -34,6 +34,7 @@ export { syncHandbook, LiveHandbook, type SyncOptions, type SyncSummary } from '
 export type { SkippedFile } from './analyze/discover-files.js';
 export { shortName } from './graph/unit-name.js';
 export { linesPhrase } from './text/line-list.js';
+export { quoted } from './text/quoted.js';
 export {
   watchHandbook,
   DEFAULT_DEBOUNCE_MS,

@@ -9,6 +9,7 @@ import {
   handbookStatus,
   HandbookError,
   openHandbook,
+  quoted,
   renderHandbook,
   applyPlan,
   parseModelSpec,
@@ -450,7 +451,7 @@ export function createProgram(): Command {
     .action((id: string, raw: unknown) => {
       const { options, handbook } = open(raw);
       const stage = handbook.organized.stages.find((candidate) => candidate.id === id);
-      if (!stage) throw new HandbookError('INVALID_INPUT', `no stage "${id}"`, `stages: ${handbook.organized.stages.map((candidate) => candidate.id).join(', ')}`);
+      if (!stage) throw new HandbookError('INVALID_INPUT', `no stage ${quoted(id)}`, `stages: ${handbook.organized.stages.map((candidate) => candidate.id).join(', ')}`);
       if (options.json) printJson({ stager: handbook.organized.stager, ...stage });
       else print(formatStage(stage, handbook.graph, handbook.organized));
     });

@@ -1,6 +1,7 @@
 import graphology from 'graphology';
 import type { MultiDirectedGraph as MultiDirectedGraphType } from 'graphology';
 import { HandbookError } from '../errors.js';
+import { quoted } from '../text/quoted.js';
 import { closeNames } from './close-names.js';
 import { STATIC_SLOT_PREFIX, type Edge, type EdgeKind, type ProgramGraphData, type Slot, type Unit, type UnresolvedCall } from './model.js';
 
@@ -181,17 +182,17 @@ export class ProgramGraph {
     if (found.length === 1) return found[0]!;
     if (found.length === 0) {
       // A slot's id passed where a unit is asked for (`graph show X` after `register`): say which command takes it.
-      if (this.slotsNamed(reference).length > 0) throw new HandbookError('UNIT_NOT_FOUND', `"${reference}" is a state slot, not a unit`, 'its writers and readers are under `graph state` and in the register');
+      if (this.slotsNamed(reference).length > 0) throw new HandbookError('UNIT_NOT_FOUND', `${quoted(reference)} is a state slot, not a unit`, 'its writers and readers are under `graph state` and in the register');
       const named = function* (units: readonly Unit[]): Generator<readonly [string, string]> {
         for (const unit of units) {
           for (const key of symbolKeys(unit)) yield [key, unit.id];
           if (/[#/]/.test(reference)) yield [unit.id, unit.id];
         }
       };
-      throw new HandbookError('UNIT_NOT_FOUND', `no unit named "${reference}"`, `${didYouMean(closeNames(reference, named(this.data.units)))}pass a unit id (path/to/file.ts#Class.method) or a symbol name; ask finds units by what they do`);
+      throw new HandbookError('UNIT_NOT_FOUND', `no unit named ${quoted(reference)}`, `${didYouMean(closeNames(reference, named(this.data.units)))}pass a unit id (path/to/file.ts#Class.method) or a symbol name; ask finds units by what they do`);
     }
     const choices = found.slice(0, 5).map((unit) => unit.id).join(', ');
-    throw new HandbookError('UNIT_AMBIGUOUS', `"${reference}" names ${found.length} units: ${choices}${found.length > 5 ? ', …' : ''}`, 'pass the full unit id');
+    throw new HandbookError('UNIT_AMBIGUOUS', `${quoted(reference)} names ${found.length} units: ${choices}${found.length > 5 ? ', …' : ''}`, 'pass the full unit id');
   }
 
   getSlot(id: string): Slot | undefined {
@@ -212,7 +213,7 @@ export class ProgramGraph {
     const matches = this.slotsNamed(reference);
     if (matches.length === 1) return matches[0]!;
     if (matches.length === 0) {
-      if (this.findUnit(reference).length > 0) throw new HandbookError('SLOT_NOT_FOUND', `"${reference}" is a unit, not a state slot`, 'graph show, callers and callees take units; pass a slot id (path/to/file.ts#Owner.field) or Owner.field here');
+      if (this.findUnit(reference).length > 0) throw new HandbookError('SLOT_NOT_FOUND', `${quoted(reference)} is a unit, not a state slot`, 'graph show, callers and callees take units; pass a slot id (path/to/file.ts#Owner.field) or Owner.field here');
       const named = function* (slots: readonly Slot[]): Generator<readonly [string, string]> {
         for (const slot of slots) {
           const tail = slot.id.slice(slot.id.indexOf('#') + 1);
@@ -221,10 +222,10 @@ export class ProgramGraph {
           if (/[#/]/.test(reference)) yield [slot.id, slot.id];
         }
       };
-      throw new HandbookError('SLOT_NOT_FOUND', `no state slot named "${reference}"`, `${didYouMean(closeNames(reference, named(this.data.slots)))}pass a slot id (path/to/file.ts#Owner.field) or Owner.field`);
+      throw new HandbookError('SLOT_NOT_FOUND', `no state slot named ${quoted(reference)}`, `${didYouMean(closeNames(reference, named(this.data.slots)))}pass a slot id (path/to/file.ts#Owner.field) or Owner.field`);
     }
     const choices = matches.slice(0, 5).map((slot) => slot.id).join(', ');
-    throw new HandbookError('UNIT_AMBIGUOUS', `"${reference}" names ${matches.length} state slots: ${choices}${matches.length > 5 ? ', …' : ''}`, 'pass the full slot id');
+    throw new HandbookError('UNIT_AMBIGUOUS', `${quoted(reference)} names ${matches.length} state slots: ${choices}${matches.length > 5 ? ', …' : ''}`, 'pass the full slot id');
   }
 
   /** Declarations of non-test files: what stages place and ask searches (a file is a coarser view of its units). */

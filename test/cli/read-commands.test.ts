@@ -118,5 +118,17 @@ describe('the read commands as a user meets them', () => {
     expectOneLineError(handbook(['build', repo, '--max-file-size', '1e6']), 2, /invalid option --max-file-size/);
     expect(JSON.parse(handbook(['ask', 'mask secrets', '--repo', repo, '--limit', '2', '--json']).stdout).locations).toHaveLength(2);
   });
-});
 
+  it('cuts a huge name it echoes back, so the refusal stays a line to read', () => {
+    const huge = 'a'.repeat(100_000);
+    for (const [args, what] of [
+      [['graph', 'show', huge], 'no unit named'],
+      [['register', huge], 'no state slot named'],
+      [['stage', huge], 'no stage'],
+    ] as const) {
+      const result = handbook([...args, '--repo', repo]);
+      expectOneLineError(result, 2, new RegExp(`^handbook: ${what} "a{120}…" \\(100000 characters\\) \\(`));
+      expect(result.stderr.length).toBeLessThan(1000);
+    }
+  });
+});
