@@ -107,15 +107,22 @@ function handbookAbove(file: string): string | undefined {
 }
 
 /**
+ * A folder never becomes a handbook: a server waiting for one to be built there would wait for
+ * ever. Told to delete a damaged database, a user who passed a folder would delete the folder.
+ */
+export function refuseFolderAsDatabase(file: string): void {
+  if (statSync(file, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new HandbookError('INVALID_INPUT', `the handbook database path ${file} is a folder`, 'pass the path of a database file with --db, e.g. .handbook/handbook.db');
+  }
+}
+
+/**
  * Opens (or, for writing, creates) the handbook database in WAL mode, checks that it is a
  * database this version understands, and runs pending migrations. Nothing is written to a file
  * that is not a handbook database.
  */
 export function openDatabase(file: string, options: { create: boolean }): HandbookDatabase {
-  // Told to delete a damaged database, a user who passed a folder would delete the folder.
-  if (statSync(file, { throwIfNoEntry: false })?.isDirectory()) {
-    throw new HandbookError('INVALID_INPUT', `the handbook database path ${file} is a folder`, 'pass the path of a database file with --db, e.g. .handbook/handbook.db');
-  }
+  refuseFolderAsDatabase(file);
   if (!options.create && !existsSync(file)) {
     const above = handbookAbove(file);
     // Run from a folder inside a built repository, "build first" would make a second handbook of the folder alone.

@@ -33,4 +33,12 @@ describe('output paths a command cannot write into', () => {
   it('build fails at once with one line on a --db whose folder the file system will not create', () => {
     expectOneLineError(handbook(['build', repo, '--db', '/proc/handbook-test/handbook.db', '--no-progress']), 2, /^handbook: cannot create the folder \/proc\/handbook-test: no such file or folder/);
   });
+
+  // They start before a build and wait for one; no build ever makes a folder a database.
+  it('serve and mcp refuse a --db that is a folder at once, instead of waiting for a handbook there', () => {
+    const folder = scratchDirectory();
+    for (const args of [['serve', '--port', '0'], ['mcp']]) {
+      expectOneLineError(handbook([...args, '--repo', repo, '--db', folder]), 2, /^handbook: the handbook database path .* is a folder \(pass the path of a database file/);
+    }
+  });
 });
