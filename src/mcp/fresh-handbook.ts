@@ -35,6 +35,7 @@ export class FreshHandbook {
   private opened: Handbook | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly listeners: Array<(view: FreshView) => void> = [];
+  private asked = false;
 
   constructor(
     repo: string,
@@ -45,9 +46,21 @@ export class FreshHandbook {
   }
 
   answer<T>(work: (view: FreshView) => Promise<T>): Promise<T> {
+    this.asked = true;
     const turn = this.queue.then(() => this.syncThen(work));
     this.queue = turn.catch(() => undefined);
     return turn;
+  }
+
+  /**
+   * Opens the analysis before the first call, so that call does not pay for it; the generation
+   * it opened, or undefined when a call came first. A warm-up after a call would be a sync no one
+   * asked for, and could meet the database deleted since and let go of it before the next call
+   * could say so.
+   */
+  async warmUp(): Promise<number | undefined> {
+    if (this.asked) return undefined;
+    return this.answer(async (view) => view.sync.generation);
   }
 
   /** Called with every view before the answer reads it, for what must follow the handbook as it changes. */

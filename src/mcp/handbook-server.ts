@@ -75,7 +75,10 @@ export async function serveHandbook(repo: string, options: ServeOptions = {}): P
   let warmUp: NodeJS.Timeout | undefined;
   server.server.oninitialized = () => {
     warmUp = setTimeout(() => {
-      handbook.answer(async (view) => log(`ready: handbook generation ${view.sync.generation}`)).catch((error: unknown) => log(`not ready: ${describe(error)}`));
+      handbook.warmUp().then(
+        (generation) => generation === undefined || log(`ready: handbook generation ${generation}`),
+        (error: unknown) => log(`not ready: ${describe(error)}`),
+      );
     }, WARM_UP_DELAY_MS);
   };
   await server.connect(new StdioServerTransport(input, output));
