@@ -9,7 +9,7 @@ import { addFileUnit, collectUnits, createUnitIndex, type UnitIndex } from './co
 import { type CompilerSetup, createCompilerSetup, type SettingsWarning } from './compiler-setup.js';
 import { createProgram, type ModuleResolver, toCompilerPath } from './create-program.js';
 import { annotationOf, declarationDigest, declaredNameOf, EXPORTS_ENTRY, fileOfId, hasInferredType, type DeclarationDigest } from './declaration-digest.js';
-import { discoverFiles, type DiscoveryResult, type FolderListings, RACY_WINDOW_MS, recordSkip, type SkippedFile, skipReasonOf } from './discover-files.js';
+import { discoverFiles, type DiscoveryResult, type FileStamp, type FolderListings, recordSkip, sameStamp, type SkippedFile, skipReasonOf } from './discover-files.js';
 import { MergedUnitIndex } from './merged-index.js';
 import { nothingToAnalyze } from './nothing-to-analyze.js';
 import { type KeptPart, keptPart, mergeResolution, type PartialPlan, planPartialResolution } from './partial-resolution.js';
@@ -93,8 +93,7 @@ interface LiveFile {
   absolute: string;
   text: string;
   record: SourceFileRecord;
-  size: number;
-  mtimeMs: number;
+  stamp: FileStamp;
   /** When the text was read: a file modified shortly before is read again next time. */
   readAt: number;
   index: UnitIndex;
@@ -104,6 +103,16 @@ interface LiveFile {
   decidesFields: ReadonlyMap<string, readonly string[]>;
   warning?: ParseWarning;
   resolution?: FileResolution;
+}
+
+/** A file read for this refresh, not indexed yet. */
+interface ReadFile {
+  path: string;
+  absolute: string;
+  text: string;
+  bytes: Buffer;
+  stamp: FileStamp;
+  readAt: number;
 }
 
 const MAX_WARNINGS = 50;
@@ -220,13 +229,12 @@ export class AnalysisSession {
 
     const added: string[] = [];
     const modified: string[] = [];
-    const current = new Map<string, LiveFile | { path: string; absolute: string; text: string; bytes: Buffer; size: number; mtimeMs: number; readAt: number }>();
+    const current = new Map<string, LiveFile | ReadFile>();
     for (const found of discovery.files) {
       const live = this.files.get(found.path);
-      const stat = { size: found.size, mtimeMs: found.mtimeMs };
-      // Same size and mtime means unchanged, unless the file was written so close to our read
-      // that a second write could share its timestamp (git calls such entries racily clean).
-      if (live && live.size === stat.size && live.mtimeMs === stat.mtimeMs && live.mtimeMs < live.readAt - RACY_WINDOW_MS) {
+      // The same stamp means unchanged, unless the file was written so close to our read
+      // that a second write could share its timestamps (git calls such entries racily clean).
+      if (live && sameStamp(live.stamp, live.readAt, found.stamp)) {
         current.set(found.path, live);
         continue;
       }
@@ -240,13 +248,12 @@ export class AnalysisSession {
       }
       const text = decodeSource(bytes);
       if (live && live.text === text) {
-        live.size = stat.size;
-        live.mtimeMs = stat.mtimeMs;
+        live.stamp = found.stamp;
         live.readAt = readAt;
         current.set(found.path, live);
         continue;
       }
-      current.set(found.path, { path: found.path, absolute: toCompilerPath(found.absolutePath), text, bytes, size: stat.size, mtimeMs: stat.mtimeMs, readAt });
+      current.set(found.path, { path: found.path, absolute: toCompilerPath(found.absolutePath), text, bytes, stamp: found.stamp, readAt });
     }
     this.discovery = discovery;
 
@@ -406,7 +413,7 @@ export class AnalysisSession {
     return change;
   }
 
-  private indexFile(path: string, file: { absolute: string; text: string; bytes: Buffer; size: number; mtimeMs: number; readAt: number }, program: ts.Program): LiveFile {
+  private indexFile(path: string, file: ReadFile, program: ts.Program): LiveFile {
     const record: SourceFileRecord = {
       path,
       size: file.bytes.length,
@@ -417,7 +424,7 @@ export class AnalysisSession {
       externalImports: [],
     };
     const index = createUnitIndex();
-    const live: LiveFile = { path, absolute: file.absolute, text: file.text, record, size: file.size, mtimeMs: file.mtimeMs, readAt: file.readAt, index, digest: {}, inferred: new Set(), decidesFields: new Map() };
+    const live: LiveFile = { path, absolute: file.absolute, text: file.text, record, stamp: file.stamp, readAt: file.readAt, index, digest: {}, inferred: new Set(), decidesFields: new Map() };
     if (record.test) {
       // Tests matter to the handbook through what they import (which tests reach a change);
       // a scan of their imports costs a fraction of a parse.

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ts } from 'ts-morph';
 import { z } from 'zod';
-import { type FolderListings, listFolder, RACY_WINDOW_MS } from './discover-files.js';
+import { fileStamp, type FolderListings, listFolder, RACY_WINDOW_MS } from './discover-files.js';
 
 const SEARCH_DEPTH = 5;
 const NOT_SEARCHED = new Set(['node_modules', '.git', '.handbook', 'dist', 'build', 'out', 'coverage', 'vendor', 'third_party']);
@@ -227,8 +227,10 @@ function stampOf(files: readonly string[]): { stamp: string; newest: number } {
   let newest = 0;
   const stamp = files.map((file) => {
     const stats = statSync(file, { throwIfNoEntry: false });
-    newest = Math.max(newest, stats?.mtimeMs ?? 0);
-    return `${file}\u0000${stats?.mtimeMs}\u0000${stats?.size}`;
+    if (!stats) return `${file}\u0000-`;
+    const { key, changedAt } = fileStamp(stats);
+    newest = Math.max(newest, changedAt);
+    return `${file}\u0000${key}`;
   }).join('\n');
   return { stamp, newest };
 }

@@ -18,14 +18,33 @@ export interface DiscoveredFile {
   /** Path from the repository root, with forward slashes. */
   path: string;
   absolutePath: string;
-  size: number;
-  mtimeMs: number;
+  stamp: FileStamp;
+}
+
+/**
+ * What a file's stat says of its bytes without reading them. Size and mtime alone miss a rewrite
+ * that puts them back (`cp -p`, `rsync -t`, `tar -x` of another version of the same length); the
+ * change time moves on every write and cannot be set back, and a file replaced by rename (a
+ * checkout, an editor's atomic save) has another inode.
+ */
+export interface FileStamp {
+  key: string;
+  /** The latest of its modification and change times: a read within the racy window of it may miss a later write. */
+  changedAt: number;
+}
+
+export function fileStamp(stats: Stats): FileStamp {
+  return { key: `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`, changedAt: Math.max(stats.mtimeMs, stats.ctimeMs) };
+}
+
+/** Whether bytes read at `readAt` still stand for a file stamped `known` now stamped `now`. */
+export function sameStamp(known: FileStamp, readAt: number, now: FileStamp): boolean {
+  return known.key === now.key && now.changedAt < readAt - RACY_WINDOW_MS;
 }
 
 /** What reading a file's first bytes decided, kept so the next discovery of an unchanged file need not read them again. */
 export interface ContentVerdict {
-  size: number;
-  mtimeMs: number;
+  stamp: FileStamp;
   /** When the bytes were read: a file modified shortly before is read again next time. */
   readAt: number;
   reason: SkipReason | undefined;
@@ -55,7 +74,7 @@ export interface DiscoveryOptions {
   include?: string[];
   /** Reads the first bytes of a file; injectable so tests can simulate files this process may not read. */
   readHead?: (absolutePath: string, length: number) => Buffer;
-  /** The previous discovery's verdicts: a file with the same size and modification time keeps its verdict. */
+  /** The previous discovery's verdicts: a file with the same stamp keeps its verdict. */
   verdicts?: ReadonlyMap<string, ContentVerdict>;
   /** Folder listings kept by the caller across discoveries of the same tree; updated in place. */
   listings?: FolderListings;
@@ -266,21 +285,22 @@ export function discoverFiles(root: string, options: DiscoveryOptions = {}): Dis
       if (judged.kind === 'skip') skip(judged.as, relativePath, judged.reason);
       else if (judged.kind === 'folder') walk(absolutePath, relativePath);
       if (judged.kind !== 'file') continue;
-      let size: number;
-      let mtimeMs: number;
+      let stats: Stats;
       try {
-        ({ size, mtimeMs } = statSync(absolutePath));
+        stats = statSync(absolutePath);
       } catch {
         skip('file', relativePath, 'unreadable');
         continue;
       }
+      const { size } = stats;
+      const stamp = fileStamp(stats);
       if (size > maxFileBytes) {
         skip('file', relativePath, 'too-large');
         continue;
       }
       const known = options.verdicts?.get(absolutePath);
       let verdict: ContentVerdict;
-      if (known && known.size === size && known.mtimeMs === mtimeMs && mtimeMs < known.readAt - RACY_WINDOW_MS) verdict = known;
+      if (known && sameStamp(known.stamp, known.readAt, stamp)) verdict = known;
       else {
         const readAt = Date.now();
         let reason: SkipReason | undefined;
@@ -289,7 +309,7 @@ export function discoverFiles(root: string, options: DiscoveryOptions = {}): Dis
         } catch {
           reason = 'unreadable';
         }
-        verdict = { size, mtimeMs, readAt, reason };
+        verdict = { stamp, readAt, reason };
       }
       // An unreadable file is tried again next time: permissions change.
       if (verdict.reason !== 'unreadable') result.verdicts.set(absolutePath, verdict);
@@ -297,7 +317,7 @@ export function discoverFiles(root: string, options: DiscoveryOptions = {}): Dis
         skip('file', relativePath, verdict.reason);
         continue;
       }
-      result.files.push({ path: relativePath, absolutePath, size, mtimeMs });
+      result.files.push({ path: relativePath, absolutePath, stamp });
     }
   };
 
