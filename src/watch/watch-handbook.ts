@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { watch } from 'chokidar';
 import { LiveHandbook, type SyncSummary } from '../api/live-handbook.js';
 import { type ErrorCode, HandbookError } from '../errors.js';
@@ -149,9 +150,21 @@ export async function watchHandbook(root: string, options: WatchOptions): Promis
   });
 
   const watcher = watch(absoluteRoot, { ignoreInitial: true, ignored: ignoredUnder(absoluteRoot), ignorePermissionErrors: true });
+  // `ignored` lets through paths chokidar had no stats for; only watched files count.
+  const counts = (file: string): boolean => isWatchedFile(file, absoluteRoot) || live?.readsSettingsFrom(file) === true;
   watcher.on('all', (event, file) => {
-    // `ignored` lets through paths chokidar had no stats for; only watched files count.
-    if ((event === 'add' || event === 'change' || event === 'unlink') && (isWatchedFile(file, absoluteRoot) || live?.readsSettingsFrom(file))) runner.notify();
+    if ((event === 'add' || event === 'change' || event === 'unlink') && counts(file)) runner.notify();
+  });
+  // chokidar drops a change that leaves the mtime where it was once the file was read since (it
+  // takes it for a read), and a rewrite that puts the mtime back (`cp -p`, `rsync -t`) is one;
+  // the system's own change notices are never about a read, so they wake a sync too. Its other
+  // notices (created, deleted, renamed) chokidar reports unfiltered.
+  watcher.on('raw', (event, name, details) => {
+    const watched = (details as { watchedPath?: unknown } | undefined)?.watchedPath;
+    if (event !== 'change' || typeof watched !== 'string' || !name) return;
+    // A folder's watch names the entry; a file's own watch names the file.
+    const file = path.basename(watched) === name ? watched : path.join(watched, name);
+    if (counts(file)) runner.notify();
   });
   watcher.on('error', (error) => emit({ type: 'error', ...describeError(error) }));
   await new Promise<void>((resolve) => watcher.once('ready', resolve));
