@@ -157,11 +157,11 @@ export async function watchHandbook(root: string, options: WatchOptions): Promis
   });
   // chokidar drops a change that leaves the mtime where it was once the file was read since (it
   // takes it for a read), and a rewrite that puts the mtime back (`cp -p`, `rsync -t`) is one;
-  // the system's own change notices are never about a read, so they wake a sync too. Its other
-  // notices (created, deleted, renamed) chokidar reports unfiltered.
-  watcher.on('raw', (event, name, details) => {
+  // it follows a symlink once, so a link pointed at another file (`ln -sf`) raises no event.
+  // The system's own notices are never about a read, so they wake a sync too.
+  watcher.on('raw', (_event, name, details) => {
     const watched = (details as { watchedPath?: unknown } | undefined)?.watchedPath;
-    if (event !== 'change' || typeof watched !== 'string' || !name) return;
+    if (typeof watched !== 'string' || !name) return;
     // A folder's watch names the entry; a file's own watch names the file.
     const file = path.basename(watched) === name ? watched : path.join(watched, name);
     if (counts(file)) runner.notify();
