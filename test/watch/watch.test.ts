@@ -132,6 +132,16 @@ describe('handbook watch', () => {
     await expectSyncedAsColdBuild(repo, database, 'an edit of the file a tsconfig extends', () => edit(repo, 'configs/base.json', (text) => text.replace('../src/*', '../lib/*')));
   });
 
+  it('syncs when a file a tsconfig extends changes though its name is not .json, which chokidar is told to ignore', async () => {
+    const repo = copyOfFixture();
+    edit(repo, 'tsconfig.json', (text) => text.replace(/\n {4}"baseUrl": "\.",\n {4}"paths": \{\n[^}]*\},/, '').replace('{\n', '{\n  "extends": "./configs/base.jsonc",\n'));
+    mkdirSync(path.join(repo, 'configs'));
+    writeFileSync(path.join(repo, 'configs/base.jsonc'), '{ "compilerOptions": { "paths": { "@harness/*": ["../src/*"] } } }\n');
+    const database = path.join(scratchDirectory(), 'handbook.db');
+    await buildHandbook(repo, { database });
+    await expectSyncedAsColdBuild(repo, database, 'an edit of a .jsonc file a tsconfig extends', () => edit(repo, 'configs/base.jsonc', (text) => text.replace('../src/*', '../lib/*')));
+  });
+
   it('ends a burst of 500 file changes (a branch checkout) as a cold build, in far fewer syncs than events', async () => {
     const { repo, database } = await builtCopy();
     const watching = await startWatching(repo, database);
