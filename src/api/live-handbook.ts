@@ -231,8 +231,12 @@ export class LiveHandbook {
     const collapseShare = this.options.collapseShare ?? DEFAULT_COLLAPSE_SHARE;
     if (fullRebuild === undefined && dropped > COLLAPSE_FLOOR && dropped > collapseShare * change.unitCountBefore) {
       fullRebuild = `the change would drop ${dropped} of ${change.unitCountBefore} entries (over ${Math.round(collapseShare * 100)}%), so the handbook was rebuilt from scratch`;
-      ({ session: this.session } = AnalysisSession.open(this.root, this.analyzeOptions()));
+      const rebuilt = AnalysisSession.open(this.root, this.analyzeOptions());
+      this.session = rebuilt.session;
       this.refreshes = 0;
+      // What the abandoned change would have resolved is no count of what this analysis did.
+      base.resolvedFiles = rebuilt.change.resolved;
+      base.resolvedInPart = rebuilt.change.resolvedInPart;
     }
 
     const entries = { added: 0, removed: 0, changed: 0 };

@@ -347,6 +347,19 @@ describe('what sync must follow beyond the changed file', () => {
     expect((await syncHandbook(repo, { database })).upToDate).toBe(true);
   });
 
+  it('counts every file as resolved again when it rebuilds from scratch, though the dropped files were reached by none', async () => {
+    const repo = copyOfFixture();
+    mkdirSync(path.join(repo, 'src/generated-once'));
+    for (let index = 0; index < 200; index += 1) writeFileSync(path.join(repo, `src/generated-once/leaf${index}.ts`), `export function leaf${index}(): number {\n  return ${index};\n}\n`);
+    const database = path.join(scratchDirectory(), 'handbook.db');
+    await buildHandbook(repo, { database });
+    rmSync(path.join(repo, 'src/generated-once'), { recursive: true });
+    const summary = await syncHandbook(repo, { database });
+    expect(summary.fullRebuild).toMatch(/rebuilt from scratch/);
+    expect(summary.resolvedFiles).toBe(summary.build.files);
+    await expectSameAsColdBuild(repo, database, 'remove a folder nothing imports');
+  });
+
   it('rebuilds from scratch, and says so, when a change would drop most of the handbook', async () => {
     const repo = copyOfFixture();
     const database = path.join(scratchDirectory(), 'handbook.db');
