@@ -9,7 +9,7 @@ import {
   handbookStatus,
   HandbookError,
   openHandbook,
-  quoted,
+  stageById,
   renderHandbook,
   applyPlan,
   parseModelSpec,
@@ -450,8 +450,7 @@ export function createProgram(): Command {
   readOptions(program.command('stage').description('one stage: summary, entry points and members').argument('<id>', 'stage id, as listed by `handbook overview`'))
     .action((id: string, raw: unknown) => {
       const { options, handbook } = open(raw);
-      const stage = handbook.organized.stages.find((candidate) => candidate.id === id);
-      if (!stage) throw new HandbookError('INVALID_INPUT', `no stage ${quoted(id)}`, `stages: ${handbook.organized.stages.map((candidate) => candidate.id).join(', ')}`);
+      const stage = stageById(handbook.organized, id);
       if (options.json) printJson({ stager: handbook.organized.stager, ...stage });
       else print(formatStage(stage, handbook.graph, handbook.organized));
     });

@@ -7,9 +7,8 @@ import { liveResolverOf } from '../api/live-resolution.js';
 import { planRequest } from '../api/plan-request.js';
 import { HandbookError } from '../errors.js';
 import type { Neighbour } from '../graph/program-graph.js';
-import type { RegisterEntry } from '../organize/model.js';
+import { type RegisterEntry, stageById } from '../organize/model.js';
 import type { FreshHandbook, FreshView } from './fresh-handbook.js';
-import { quoted } from '../text/quoted.js';
 import { resolveLocator } from './resolve-locator.js';
 import * as schemas from './tool-schemas.js';
 
@@ -87,8 +86,7 @@ export function registerHandbookTools(server: McpServer, fresh: FreshHandbook, l
     annotations: READS,
     run: async ({ id, offset = 0, limit = schemas.STAGE_PAGE }, view) => {
       const { organized } = view.handbook();
-      const stage = organized.stages.find((candidate) => candidate.id === id);
-      if (!stage) throw new HandbookError('INVALID_INPUT', `no stage ${quoted(id)}`, `stages: ${organized.stages.map((candidate) => candidate.id).join(', ')}`);
+      const stage = stageById(organized, id);
       // Entry points and exits are members too, so each page names only its own: a page stays bounded and reads whole.
       const members = stage.members.slice(offset, offset + limit);
       const onPage = new Set(members.map((member) => member.unit));
@@ -162,9 +160,7 @@ export function registerHandbookTools(server: McpServer, fresh: FreshHandbook, l
           value: { stager: handbook.organized.stager, slots, slotCount: slots.length, freshness: await view.freshness(mentioned) },
         };
       }
-      if (stage !== undefined && !handbook.organized.stages.some((candidate) => candidate.id === stage)) {
-        throw new HandbookError('INVALID_INPUT', `no stage ${quoted(stage)}`, `stages: ${handbook.organized.stages.map((candidate) => candidate.id).join(', ')}`);
-      }
+      if (stage !== undefined) stageById(handbook.organized, stage);
       // The whole register of a large harness runs to megabytes; what couples stages is what a change must respect, and fits a model's context.
       const shared = handbook.register.filter((entry) => entry.stages.length > 1 && (stage === undefined || entry.stages.includes(stage)));
       const slots = shared.slice(offset, offset + limit).map(counted);

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { HandbookError } from '../errors.js';
+import { quoted } from '../text/quoted.js';
 
 export const stagerSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('offline') }),
@@ -53,6 +55,13 @@ export interface OrganizedHandbook {
   stages: Stage[];
   unassigned: string[];
   overview: Overview;
+}
+
+/** The stage with this id; the refusal names the stages there are, so whoever asked can pick one. */
+export function stageById(organized: OrganizedHandbook, id: string): Stage {
+  const stage = organized.stages.find((candidate) => candidate.id === id);
+  if (!stage) throw new HandbookError('STAGE_NOT_FOUND', `no stage ${quoted(id)}`, `stages: ${organized.stages.map((candidate) => candidate.id).join(', ')}`);
+  return stage;
 }
 
 export interface StateAccessRecord {

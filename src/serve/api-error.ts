@@ -19,6 +19,7 @@ const STATUS_OF_CODE: Partial<Record<HandbookError['code'], ApiStatus>> = {
   DATABASE_LOCKED: 503,
   UNIT_NOT_FOUND: 404,
   SLOT_NOT_FOUND: 404,
+  STAGE_NOT_FOUND: 404,
   UNIT_AMBIGUOUS: 400,
   INVALID_INPUT: 400,
 };

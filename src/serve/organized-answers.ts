@@ -1,7 +1,7 @@
 import type { Handbook } from '../api/open-handbook.js';
 import { shortName } from '../graph/unit-name.js';
+import { stageById } from '../organize/model.js';
 import type { OverviewResponse, RegisterResponse, StageResponse } from './api-schemas.js';
-import { ApiError } from './api-error.js';
 import { sitesAt, sitesOf } from './sites.js';
 
 export function overviewAnswer(handbook: Handbook): OverviewResponse {
@@ -28,8 +28,7 @@ export function overviewAnswer(handbook: Handbook): OverviewResponse {
 
 export function stageAnswer(handbook: Handbook, id: string): StageResponse {
   const { organized, graph } = handbook;
-  const stage = organized.stages.find((candidate) => candidate.id === id);
-  if (!stage) throw new ApiError(404, `no stage "${id}"; stages: ${organized.stages.map((candidate) => candidate.id).join(', ')}`);
+  const stage = stageById(organized, id);
   return {
     id: stage.id,
     name: stage.name,

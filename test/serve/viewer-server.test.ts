@@ -187,7 +187,8 @@ describe('handbook serve', () => {
     await expectError(server, '/api/stage/%E0%A4%A', 400, /not a valid URL path segment/);
     await expectError(server, '/api/unit?id=src/nowhere.ts%23nothing', 404, /no unit "src\/nowhere\.ts#nothing"/);
     await expectError(server, '/api/unit?id=line%0Abreak', 404, /no unit "line break"/);
-    await expectError(server, '/api/stage/nowhere', 404, /no stage "nowhere"; stages: startup, /);
+    await expectError(server, '/api/stage/nowhere', 404, /^no stage "nowhere" \(stages: startup, /);
+    await expectError(server, `/api/stage/${'a'.repeat(300)}`, 404, /^no stage "a{120}…" \(300 characters\) \(stages: startup, /);
     await expectError(server, '/api/nowhere', 404, /no API endpoint \/api\/nowhere/);
     await expectError(server, '/api', 404, /no API endpoint/);
     await expectError(server, '/api/source?file=src/nowhere.ts', 404, /not a source file of the handbook/);

@@ -3,7 +3,7 @@ import { HandbookError } from '../../errors.js';
 import type { Unit } from '../../graph/model.js';
 import type { Neighbour } from '../../graph/program-graph.js';
 import { type LiveUnit, liveUnitsOf } from '../../locate/live-file-units.js';
-import type { Stage, StageMember } from '../../organize/model.js';
+import { type Stage, type StageMember, stageById } from '../../organize/model.js';
 import type { HandbookView, ToolContext } from '../tool-context.js';
 import type { ToolContract, ToolOutput } from '../tool-contract.js';
 import { linesPhrase } from '../../text/line-list.js';
@@ -58,22 +58,22 @@ export const stageTool: ToolContract<z.output<typeof stageInput>, ToolContext> =
   input: stageInput,
   ...READ_ONLY,
   run: async (input, context) =>
-    withHandbook(context, (handbook) => {
-      const stages = handbook.organized.stages;
-      const stage = stages.find((candidate) => candidate.id === input.id);
-      if (!stage) return { ok: false, content: `no stage "${input.id}": the stages are ${stages.map((candidate) => candidate.id).join(', ')}`, rule: 'not-found' };
-      const members = primaryMembers(stage);
-      const lines = [`${stage.position + 1}. ${stage.id}: ${stage.name}`, stage.summary];
-      if (stage.entryPoints.length > 0) lines.push(`entry points (called from other stages): ${stage.entryPoints.join(', ')}`);
-      if (stage.exits.length > 0) lines.push(`exits (call into other stages): ${stage.exits.join(', ')}`);
-      lines.push(`units: ${members.length}`);
-      for (const member of members.slice(0, LISTED_MEMBERS)) {
-        const unit = handbook.graph.getUnit(member.unit);
-        if (unit) lines.push(`- ${unit.id} (${unit.kind}, lines ${unit.startLine}-${unit.endLine})`);
-      }
-      if (members.length > LISTED_MEMBERS) lines.push(`(${members.length - LISTED_MEMBERS} more: search narrows them down)`);
-      return { ok: true, content: lines.join('\n'), data: { stage: stage.id, units: members.length } };
-    }),
+    withHandbook(context, (handbook) =>
+      resolving(() => {
+        const stage = stageById(handbook.organized, input.id);
+        const members = primaryMembers(stage);
+        const lines = [`${stage.position + 1}. ${stage.id}: ${stage.name}`, stage.summary];
+        if (stage.entryPoints.length > 0) lines.push(`entry points (called from other stages): ${stage.entryPoints.join(', ')}`);
+        if (stage.exits.length > 0) lines.push(`exits (call into other stages): ${stage.exits.join(', ')}`);
+        lines.push(`units: ${members.length}`);
+        for (const member of members.slice(0, LISTED_MEMBERS)) {
+          const unit = handbook.graph.getUnit(member.unit);
+          if (unit) lines.push(`- ${unit.id} (${unit.kind}, lines ${unit.startLine}-${unit.endLine})`);
+        }
+        if (members.length > LISTED_MEMBERS) lines.push(`(${members.length - LISTED_MEMBERS} more: search narrows them down)`);
+        return { ok: true, content: lines.join('\n'), data: { stage: stage.id, units: members.length } };
+      }),
+    ),
 };
 
 export const entryTool: ToolContract<z.output<typeof unitInput>, ToolContext> = {
@@ -173,13 +173,16 @@ async function withUnit(context: ToolContext, reference: string, work: (handbook
   return withHandbook(context, (handbook) => resolving(() => work(handbook, handbook.graph.getUnitOrThrow(reference)), 'search and stage list units by id; pass one of those ids'));
 }
 
-/** A unit or slot the handbook cannot name is the model's to fix: it is told why, and how to find one. */
-async function resolving(work: () => ToolOutput | Promise<ToolOutput>, hint: string): Promise<ToolOutput> {
+/**
+ * A unit, slot or stage the handbook cannot name is the model's to fix: it is told why, and how to
+ * find one; without a hint of the tool's, the error's own (the stages there are) says it.
+ */
+async function resolving(work: () => ToolOutput | Promise<ToolOutput>, hint?: string): Promise<ToolOutput> {
   try {
     return await work();
   } catch (error) {
     if (!HandbookError.isInstance(error)) throw error;
-    return { ok: false, content: `${error.message}: ${hint}`, rule: error.code === 'UNIT_AMBIGUOUS' ? 'ambiguous' : 'not-found' };
+    return { ok: false, content: hint === undefined ? `${error.message} (${error.hint})` : `${error.message}: ${hint}`, rule: error.code === 'UNIT_AMBIGUOUS' ? 'ambiguous' : 'not-found' };
   }
 }
 
