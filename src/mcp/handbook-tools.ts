@@ -143,11 +143,21 @@ export function registerHandbookTools(server: McpServer, fresh: FreshHandbook, l
   define('register', {
     title: 'The state register',
     description:
-      `The state register: shared state (class fields, properties of shared objects, module variables) and the execution stages it couples. Without arguments: every piece of state that two or more stages touch, with how many units write and read it, ${schemas.REGISTER_PAGE} at a time (pass nextOffset back as offset for the next page); pass stage to keep the state that stage shares. Pass slot (an id from that list, or Owner.field) for one piece of state with every unit that writes it and reads it, and the lines. Read it before changing state or code that touches state: a write reaches every reader, in every stage listed.`,
+      `The state register: shared state (class fields, properties of shared objects, module variables) and the execution stages it couples. Without arguments: every piece of state that two or more stages touch, with how many units write and read it, ${schemas.REGISTER_PAGE} at a time (pass nextOffset back as offset for the next page); pass stage to keep the state that stage shares. Pass slot alone (an id from that list, or Owner.field) for one piece of state with every unit that writes it and reads it, and the lines. Read it before changing state or code that touches state: a write reaches every reader, in every stage listed.`,
     input: schemas.registerInput,
     output: schemas.registerOutput,
     annotations: READS,
-    run: async ({ slot: reference, stage, offset = 0, limit = schemas.REGISTER_PAGE }, view) => {
+    run: async ({ slot: reference, stage, offset: askedOffset, limit: askedLimit }, view) => {
+      // A slot's answer is one piece of state, every writer and reader whatever their stage: to
+      // drop the arguments that shape the list silently would answer a question not asked.
+      if (reference !== undefined && stage !== undefined) {
+        throw new HandbookError('INVALID_INPUT', 'register takes slot or stage, not both', "a slot's answer names every stage it couples; pass stage without slot for the state that stage shares");
+      }
+      if (reference !== undefined && (askedOffset !== undefined || askedLimit !== undefined)) {
+        throw new HandbookError('INVALID_INPUT', 'offset and limit page the list of shared state, not one slot', 'pass slot alone for its writers and readers');
+      }
+      const offset = askedOffset ?? 0;
+      const limit = askedLimit ?? schemas.REGISTER_PAGE;
       const handbook = view.handbook();
       const counted = ({ slot, kind, type, file, line, stages, writers, readers }: RegisterEntry) => ({ slot, kind, type, file, line, stages, writerCount: writers.length, readerCount: readers.length });
       if (reference !== undefined) {

@@ -98,7 +98,7 @@ export const REGISTER_PAGE = 100;
 
 export const registerInput = z
   .object({
-    slot: name.optional().describe('One piece of state, with every unit that writes and reads it: a slot id (src/config.ts#HarnessConfig.approvalMode) or Owner.field.'),
+    slot: name.optional().describe('One piece of state, with every unit that writes and reads it: a slot id (src/config.ts#HarnessConfig.approvalMode) or Owner.field. Refused together with stage, offset or limit.'),
     stage: name.optional().describe('Without slot: only the state this stage shares with other stages. A stage id from the overview tool.'),
     offset: z.number().int().min(0).optional().describe('Without slot: pieces of state to skip, for the next page: the nextOffset of the previous answer (default 0).'),
     limit: z.number().int().min(1).max(500).optional().describe(`Without slot: pieces of state per page (default ${REGISTER_PAGE}).`),

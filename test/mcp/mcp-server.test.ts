@@ -288,6 +288,9 @@ describe('handbook mcp', () => {
     expect(await callError(client, 'stage', { id: 'nope' })).toMatch(/^no stage "nope" \(stages: startup, /);
     expect(await callError(client, 'register', { stage: 'nope' })).toMatch(/^no stage "nope" \(stages: startup, /);
     expect(await callError(client, 'register', { slot: 'Nobody.nothing' })).toMatch(/^no state slot named "Nobody.nothing"/);
+    // A slot's answer is not shaped by the list's arguments, so they are refused rather than dropped unseen.
+    expect(await callError(client, 'register', { slot: 'SessionStore.history', stage: 'persistence' })).toMatch(/^register takes slot or stage, not both \(/);
+    for (const paging of [{ offset: 0 }, { limit: 1 }]) expect(await callError(client, 'register', { slot: 'SessionStore.history', ...paging })).toMatch(/^offset and limit page the list of shared state, not one slot \(/);
     expect(await callError(client, 'resolve', { file: '../outside.ts', symbol: 'x' })).toMatch(/outside the repository/);
     // A folder is there, so it is no code gone: the locator named the wrong kind of path.
     expect(await callError(client, 'resolve', { file: 'src/security', symbol: 'maskSecrets' })).toBe('src/security is a folder, not a file (pass the file that holds the symbol, as an earlier answer gave it)');
