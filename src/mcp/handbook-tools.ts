@@ -109,22 +109,23 @@ export function registerHandbookTools(server: McpServer, fresh: FreshHandbook, l
   define('entry', {
     title: 'One unit of code with its callers and callees',
     description:
-      'One unit of code (function, method, class, interface, variable, ...): its locator (file, symbol, line, endLine, hash), kind, signature, doc comment, the stage it belongs to, the units that call it and the units it calls, with the lines of each call. Pass a unit id as other answers give it (src/agent/loop.ts#AgentLoop.run) or a symbol that names exactly one unit (AgentLoop.run). Keep the hash: resolve tells you later whether that code changed or moved.',
+      `One unit of code (function, method, class, interface, variable, ...): its locator (file, symbol, line, endLine, hash), kind, signature, doc comment, the stage it belongs to, the units that call it and the units it calls, with the lines of each call. A heavily called unit's callers and callees come in pages (${schemas.RELATION_PAGE} of each by default, with callerCount and calleeCount); pass nextOffset back as offset for the next. Pass a unit id as other answers give it (src/agent/loop.ts#AgentLoop.run) or a symbol that names exactly one unit (AgentLoop.run). Keep the hash: resolve tells you later whether that code changed or moved.`,
     input: schemas.entryInput,
     output: schemas.entryOutput,
     annotations: READS,
-    run: async ({ unit: reference }, view) => {
+    run: async ({ unit: reference, offset = 0, limit = schemas.RELATION_PAGE }, view) => {
       const handbook = view.handbook();
       const unit = handbook.graph.getUnitOrThrow(reference);
       const live = await liveResolverOf(handbook).resolve(unit);
       const memberships = handbook.organized.stages.flatMap((stage) => stage.members.filter((member) => member.unit === unit.id).map((member) => ({ stage: stage.id, primary: member.primary })));
-      const callers = handbook.graph.callers(unit.id);
-      const callees = handbook.graph.callees(unit.id);
+      const allCallers = handbook.graph.callers(unit.id);
+      const allCallees = handbook.graph.callees(unit.id);
+      const { first: callers, second: callees, next, note } = pageOfBoth(allCallers, allCallees, offset, limit);
       const stage = memberships.find((membership) => membership.primary)?.stage ?? null;
       // The locator points where the code stands now, so a moved unit's lines come with their file.
       const at = live.movedTo ?? { file: unit.file, symbol: unit.symbol };
       return {
-        summary: `${unit.id} at ${at.file}:${live.line}-${live.endLine} (${live.status}), stage ${stage ?? 'none'}, ${callers.length} callers, ${callees.length} callees`,
+        summary: `${unit.id} at ${at.file}:${live.line}-${live.endLine} (${live.status}), stage ${stage ?? 'none'}, ${allCallers.length} callers, ${allCallees.length} callees${note}`,
         value: {
           unit: {
             id: unit.id, kind: unit.kind, file: at.file, symbol: at.symbol, line: live.line, endLine: live.endLine, hash: unit.hash,
@@ -134,6 +135,9 @@ export function registerHandbookTools(server: McpServer, fresh: FreshHandbook, l
           alsoIn: memberships.filter((membership) => !membership.primary).map((membership) => membership.stage),
           callers: callers.map(neighbourJson),
           callees: callees.map(neighbourJson),
+          callerCount: allCallers.length,
+          calleeCount: allCallees.length,
+          ...(next === undefined ? {} : { nextOffset: next }),
           freshness: await view.freshness([unit.id, ...[...callers, ...callees].map((neighbour) => neighbour.unit.id)]),
         },
       };
@@ -143,33 +147,39 @@ export function registerHandbookTools(server: McpServer, fresh: FreshHandbook, l
   define('register', {
     title: 'The state register',
     description:
-      `The state register: shared state (class fields, properties of shared objects, module variables) and the execution stages it couples. Without arguments: every piece of state that two or more stages touch, with how many units write and read it, ${schemas.REGISTER_PAGE} at a time (pass nextOffset back as offset for the next page); pass stage to keep the state that stage shares. Pass slot alone (an id from that list, or Owner.field) for one piece of state with every unit that writes it and reads it, and the lines. Read it before changing state or code that touches state: a write reaches every reader, in every stage listed.`,
+      `The state register: shared state (class fields, properties of shared objects, module variables) and the execution stages it couples. Without arguments: every piece of state that two or more stages touch, with how many units write and read it, ${schemas.REGISTER_PAGE} at a time (pass nextOffset back as offset for the next page); pass stage to keep the state that stage shares. Pass slot instead of stage (an id from that list, or Owner.field) for one piece of state with the units that write it and read it, and the lines, ${schemas.RELATION_PAGE} of each at a time, paged the same way. Read it before changing state or code that touches state: a write reaches every reader, in every stage listed.`,
     input: schemas.registerInput,
     output: schemas.registerOutput,
     annotations: READS,
     run: async ({ slot: reference, stage, offset: askedOffset, limit: askedLimit }, view) => {
       // A slot's answer is one piece of state, every writer and reader whatever their stage: to
-      // drop the arguments that shape the list silently would answer a question not asked.
+      // drop a stage silently would answer a question not asked.
       if (reference !== undefined && stage !== undefined) {
         throw new HandbookError('INVALID_INPUT', 'register takes slot or stage, not both', "a slot's answer names every stage it couples; pass stage without slot for the state that stage shares");
       }
-      if (reference !== undefined && (askedOffset !== undefined || askedLimit !== undefined)) {
-        throw new HandbookError('INVALID_INPUT', 'offset and limit page the list of shared state, not one slot', 'pass slot alone for its writers and readers');
-      }
-      const offset = askedOffset ?? 0;
-      const limit = askedLimit ?? schemas.REGISTER_PAGE;
       const handbook = view.handbook();
       const counted = ({ slot, kind, type, file, line, stages, writers, readers }: RegisterEntry) => ({ slot, kind, type, file, line, stages, writerCount: writers.length, readerCount: readers.length });
       if (reference !== undefined) {
         const slot = handbook.graph.getSlotOrThrow(reference).id;
         const entry = handbook.register.find((candidate) => candidate.slot === slot);
-        const slots = entry ? [{ ...counted(entry), writers: entry.writers, readers: entry.readers }] : [];
-        const mentioned = entry ? [...entry.writers, ...entry.readers].map((access) => access.unit) : [];
+        if (!entry) {
+          return {
+            summary: `${slot} is read or written by one unit at most, so it is not in the register`,
+            value: { stager: handbook.organized.stager, slots: [], slotCount: 0, freshness: await view.freshness() },
+          };
+        }
+        const { first: writers, second: readers, next, note } = pageOfBoth(entry.writers, entry.readers, askedOffset ?? 0, askedLimit ?? schemas.RELATION_PAGE);
         return {
-          summary: entry ? `${slot}: ${entry.writers.length} writers, ${entry.readers.length} readers, stages ${entry.stages.join(', ')}` : `${slot} is read or written by one unit at most, so it is not in the register`,
-          value: { stager: handbook.organized.stager, slots, slotCount: slots.length, freshness: await view.freshness(mentioned) },
+          summary: `${slot}: ${entry.writers.length} writers, ${entry.readers.length} readers, stages ${entry.stages.join(', ')}${note}`,
+          value: {
+            stager: handbook.organized.stager, slots: [{ ...counted(entry), writers, readers }], slotCount: 1,
+            ...(next === undefined ? {} : { nextOffset: next }),
+            freshness: await view.freshness([...writers, ...readers].map((access) => access.unit)),
+          },
         };
       }
+      const offset = askedOffset ?? 0;
+      const limit = askedLimit ?? schemas.REGISTER_PAGE;
       if (stage !== undefined) stageById(handbook.organized, stage);
       // The whole register of a large harness runs to megabytes; what couples stages is what a change must respect, and fits a model's context.
       const shared = handbook.register.filter((entry) => entry.stages.length > 1 && (stage === undefined || entry.stages.includes(stage)));
@@ -224,6 +234,18 @@ export function registerHandbookTools(server: McpServer, fresh: FreshHandbook, l
       return { summary: `${report.fresh ? 'fresh' : 'stale'}: ${counts}, ${report.newFiles.length} new files`, value: { ...report, freshness: await view.freshness(report.frozen.map((entry) => entry.unit)) } };
     },
   });
+}
+
+/**
+ * One page of two lists read side by side (callers and callees, writers and readers): one offset
+ * and limit apply to each, so a single nextOffset walks both, and a page holds at most two limits.
+ */
+function pageOfBoth<A, B>(first: readonly A[], second: readonly B[], offset: number, limit: number): { first: A[]; second: B[]; next: number | undefined; note: string } {
+  const longest = Math.max(first.length, second.length);
+  const end = offset + limit;
+  const next = end < longest ? end : undefined;
+  const note = offset === 0 && next === undefined ? '' : offset >= longest ? `; none past ${longest}` : `; ${offset + 1}-${Math.min(end, longest)} of each here${next === undefined ? '' : `, offset ${next} for more`}`;
+  return { first: first.slice(offset, end), second: second.slice(offset, end), next, note };
 }
 
 function neighbourJson(neighbour: Neighbour) {

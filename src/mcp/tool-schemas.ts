@@ -96,12 +96,18 @@ const accessSchema = z.object({ unit: z.string(), lines: z.array(line) });
 /** About 25 KB: the 334 pieces of state gemini-cli-core's stages share ran to 75 KB in one answer. */
 export const REGISTER_PAGE = 100;
 
+/**
+ * About 10 KB a list, 20 KB for both: a logger's 388 readers ran to 37 KB in one register answer,
+ * and a heavily called unit's callers to tens of KB in one entry answer.
+ */
+export const RELATION_PAGE = 100;
+
 export const registerInput = z
   .object({
-    slot: name.optional().describe('One piece of state, with every unit that writes and reads it: a slot id (src/config.ts#HarnessConfig.approvalMode) or Owner.field. Refused together with stage, offset or limit.'),
+    slot: name.optional().describe('One piece of state, with every unit that writes and reads it: a slot id (src/config.ts#HarnessConfig.approvalMode) or Owner.field. Refused together with stage.'),
     stage: name.optional().describe('Without slot: only the state this stage shares with other stages. A stage id from the overview tool.'),
-    offset: z.number().int().min(0).optional().describe('Without slot: pieces of state to skip, for the next page: the nextOffset of the previous answer (default 0).'),
-    limit: z.number().int().min(1).max(500).optional().describe(`Without slot: pieces of state per page (default ${REGISTER_PAGE}).`),
+    offset: z.number().int().min(0).optional().describe('Pieces of state to skip, or with slot writers and readers to skip (each list alike), for the next page: the nextOffset of the previous answer (default 0).'),
+    limit: z.number().int().min(1).max(500).optional().describe(`Pieces of state per page (default ${REGISTER_PAGE}), or with slot writers and readers per page, each list alike (default ${RELATION_PAGE}).`),
   })
   .strict();
 
@@ -115,19 +121,23 @@ export const registerOutput = z.object({
       file: z.string(),
       line,
       stages: z.array(z.string()).describe('Stages whose units touch this state: a change to it reaches all of them.'),
-      writerCount: z.number().int(),
-      readerCount: z.number().int(),
-      writers: z.array(accessSchema).optional().describe('With slot: every unit that writes it, with the lines.'),
-      readers: z.array(accessSchema).optional().describe('With slot: every unit that reads it, with the lines.'),
+      writerCount: z.number().int().describe('Units that write it, in all.'),
+      readerCount: z.number().int().describe('Units that read it, in all.'),
+      writers: z.array(accessSchema).optional().describe('With slot: one page of the units that write it, with the lines.'),
+      readers: z.array(accessSchema).optional().describe('With slot: one page of the units that read it, with the lines.'),
     }),
   ),
   slotCount: z.number().int().describe('Pieces of state in the whole answer, of which slots is one page.'),
-  nextOffset: z.number().int().optional().describe('Present when more pieces of state follow: pass it as offset for the next page.'),
+  nextOffset: z.number().int().optional().describe('Present when more pieces of state follow, or with slot more writers or readers: pass it as offset for the next page.'),
   freshness: freshnessSchema,
 });
 
 export const entryInput = z
-  .object({ unit: name.describe('A unit id (src/agent/loop.ts#AgentLoop.run) or a symbol that names exactly one unit (AgentLoop.run, maskSecrets).') })
+  .object({
+    unit: name.describe('A unit id (src/agent/loop.ts#AgentLoop.run) or a symbol that names exactly one unit (AgentLoop.run, maskSecrets).'),
+    offset: z.number().int().min(0).optional().describe('Callers and callees to skip (each list alike), for the next page: the nextOffset of the previous answer (default 0).'),
+    limit: z.number().int().min(1).max(500).optional().describe(`Callers and callees per page, each list alike (default ${RELATION_PAGE}).`),
+  })
   .strict();
 
 const neighbourSchema = z.object({
@@ -155,8 +165,11 @@ export const entryOutput = z.object({
   }),
   stage: z.string().nullable().describe('The stage the unit mainly belongs to; null when no stage claimed it.'),
   alsoIn: z.array(z.string()).describe('Other stages the unit takes part in.'),
-  callers: z.array(neighbourSchema),
-  callees: z.array(neighbourSchema),
+  callers: z.array(neighbourSchema).describe('One page of the units that call it.'),
+  callees: z.array(neighbourSchema).describe('One page of the units it calls.'),
+  callerCount: z.number().int().describe('Units that call it, in all.'),
+  calleeCount: z.number().int().describe('Units it calls, in all.'),
+  nextOffset: z.number().int().optional().describe('Present when more callers or callees follow: pass it as offset for the next page.'),
   freshness: freshnessSchema,
 });
 

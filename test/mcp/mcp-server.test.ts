@@ -290,7 +290,6 @@ describe('handbook mcp', () => {
     expect(await callError(client, 'register', { slot: 'Nobody.nothing' })).toMatch(/^no state slot named "Nobody.nothing"/);
     // A slot's answer is not shaped by the list's arguments, so they are refused rather than dropped unseen.
     expect(await callError(client, 'register', { slot: 'SessionStore.history', stage: 'persistence' })).toMatch(/^register takes slot or stage, not both \(/);
-    for (const paging of [{ offset: 0 }, { limit: 1 }]) expect(await callError(client, 'register', { slot: 'SessionStore.history', ...paging })).toMatch(/^offset and limit page the list of shared state, not one slot \(/);
     expect(await callError(client, 'resolve', { file: '../outside.ts', symbol: 'x' })).toMatch(/outside the repository/);
     // A folder is there, so it is no code gone: the locator named the wrong kind of path.
     expect(await callError(client, 'resolve', { file: 'src/security', symbol: 'maskSecrets' })).toBe('src/security is a folder, not a file (pass the file that holds the symbol, as an earlier answer gave it)');
@@ -353,6 +352,38 @@ describe('handbook mcp', () => {
     expect(pages.flatMap((page) => page.slots)).toEqual(whole.slots);
     expect(pages.every((page) => page.slotCount === whole.slotCount)).toBe(true);
     expect((await call(client, 'register', { stage: 'persistence', limit: 1 })).slots).toHaveLength(1);
+  });
+
+  it('pages a unit\'s callers and callees and a slot\'s writers and readers, with whole counts, so a heavily used one never comes whole', async () => {
+    const { client } = await connect(repo);
+    const walk = async (tool: string, args: Record<string, unknown>): Promise<Structured[]> => {
+      const pages: Structured[] = [];
+      for (let offset: number | undefined = 0; offset !== undefined; offset = pages.at(-1)!.nextOffset) pages.push(await call(client, tool, { ...args, offset, limit: 2 }));
+      return pages;
+    };
+
+    const entry = await call(client, 'entry', { unit: 'maskSecrets' });
+    expect(entry.nextOffset).toBeUndefined();
+    expect(entry).toMatchObject({ callerCount: 3, calleeCount: entry.callees.length });
+    const entryPages = await walk('entry', { unit: 'maskSecrets' });
+    expect(entryPages.length).toBe(Math.ceil(Math.max(entry.callerCount, entry.calleeCount) / 2));
+    expect(entryPages.flatMap((page) => page.callers)).toEqual(entry.callers);
+    expect(entryPages.flatMap((page) => page.callees)).toEqual(entry.callees);
+    for (const page of entryPages) {
+      expect(page).toMatchObject({ callerCount: entry.callerCount, calleeCount: entry.calleeCount, unit: entry.unit });
+      expect(page.callers.length).toBeLessThanOrEqual(2);
+      expect(page.callees.length).toBeLessThanOrEqual(2);
+    }
+    expect(await call(client, 'entry', { unit: 'maskSecrets', offset: 1000 })).toMatchObject({ callers: [], callees: [], callerCount: 3 });
+
+    const slot = (await call(client, 'register', { slot: 'SessionStore.history' })).slots[0];
+    expect(slot).toMatchObject({ writerCount: 5, readerCount: 2 });
+    const slotPages = await walk('register', { slot: 'SessionStore.history' });
+    expect(slotPages.length).toBe(3);
+    expect(slotPages.flatMap((page) => page.slots[0].writers)).toEqual(slot.writers);
+    expect(slotPages.flatMap((page) => page.slots[0].readers)).toEqual(slot.readers);
+    for (const page of slotPages) expect(page).toMatchObject({ slotCount: 1, slots: [{ writerCount: 5, readerCount: 2 }] });
+    expect(await callError(client, 'entry', { unit: 'maskSecrets', limit: 0 })).toMatch(/Input validation error: .*limit/);
   });
 
   it('survives a client that cancels a call mid-way, and answers the next one', async () => {
