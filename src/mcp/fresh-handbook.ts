@@ -2,7 +2,7 @@ import { assertRepositoryRoot } from '../analyze/repository-root.js';
 import { LiveHandbook, type SyncSummary } from '../api/live-handbook.js';
 import { liveResolverOf } from '../api/live-resolution.js';
 import { openHandbook, type Handbook } from '../api/open-handbook.js';
-import { databasePathFor, refuseFolderAsDatabase } from '../store/open-database.js';
+import { databasePathFor, refuseUnbuildableDatabase } from '../store/open-database.js';
 
 export interface Freshness {
   generation: number;
@@ -42,7 +42,7 @@ export class FreshHandbook {
     private readonly options: { database?: string; log: (line: string) => void },
   ) {
     this.root = assertRepositoryRoot(repo);
-    refuseFolderAsDatabase(databasePathFor(this.root, options.database));
+    refuseUnbuildableDatabase(databasePathFor(this.root, options.database));
   }
 
   answer<T>(work: (view: FreshView) => Promise<T>): Promise<T> {

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { assertRepositoryRoot } from '../analyze/repository-root.js';
 import { HandbookError } from '../errors.js';
 import { Workspace } from '../harness/workspace.js';
-import { databasePathFor, refuseFolderAsDatabase } from '../store/open-database.js';
+import { databasePathFor, refuseUnbuildableDatabase } from '../store/open-database.js';
 import { ApiError, apiErrorOf, isUnexpected } from './api-error.js';
 import { answerApi, type ApiContext } from './api-routes.js';
 import { CurrentHandbook } from './current-handbook.js';
@@ -66,7 +66,7 @@ export async function startViewerServer(repo: string, options: ViewerServerOptio
   const host = options.host ?? DEFAULT_VIEWER_HOST;
   const app = options.app ?? WEB_APP_FOLDER;
   const database = databasePathFor(root, options.database);
-  refuseFolderAsDatabase(database);
+  refuseUnbuildableDatabase(database);
   const version = new DatabaseVersion(database);
   const context: ApiContext = { root, database: options.database, current: new CurrentHandbook(root, options.database, version), workspace: new Workspace(root) };
   const updates = new HandbookUpdates(root, version, { log, ...(options.debounceMs === undefined ? {} : { debounceMs: options.debounceMs }) });

@@ -46,6 +46,10 @@ function notWritable(file: string, cause: unknown): HandbookError | undefined {
   );
 }
 
+function foreign(file: string): HandbookError {
+  return new HandbookError('INVALID_INPUT', `${file} is not a handbook database`, ANOTHER_PATH_HINT);
+}
+
 function locked(file: string, cause: unknown): HandbookError | undefined {
   if (!(cause instanceof Error) || !/SQLITE_BUSY|database is locked/i.test(cause.message)) return undefined;
   return new HandbookError('DATABASE_LOCKED', `the handbook database at ${file} is locked by another process`, 'wait for the other build to finish and try again', { cause });
@@ -62,7 +66,7 @@ function identify(database: HandbookDatabase, file: string): Exclude<DatabaseKin
   } catch (error) {
     throw locked(file, error) ?? notWritable(file, error) ?? unreadable(file, error);
   }
-  if (kind === 'foreign') throw new HandbookError('INVALID_INPUT', `${file} is not a handbook database`, ANOTHER_PATH_HINT);
+  if (kind === 'foreign') throw foreign(file);
   return kind;
 }
 
@@ -110,10 +114,43 @@ function handbookAbove(file: string): string | undefined {
  * A folder never becomes a handbook: a server waiting for one to be built there would wait for
  * ever. Told to delete a damaged database, a user who passed a folder would delete the folder.
  */
-export function refuseFolderAsDatabase(file: string): void {
+function refuseFolderAsDatabase(file: string): void {
   if (statSync(file, { throwIfNoEntry: false })?.isDirectory()) {
     throw new HandbookError('INVALID_INPUT', `the handbook database path ${file} is a folder`, 'pass the path of a database file with --db, e.g. .handbook/handbook.db');
   }
+}
+
+/**
+ * For a server, which starts before a build and waits for one: a database path no build will ever
+ * write, refused at once with the read commands' words instead of waited on for ever. That is a
+ * folder, another application's SQLite file, or a file that is no SQLite database at all, which a
+ * build refuses too (nothing says it was ours, so it is never offered for deletion). Everything a
+ * build can still make a handbook of is let through: no file yet, an empty one, an older
+ * handbook, and a handbook of ours damaged past its header, whose refusal on every answer says to
+ * delete it and build again, which the running server then follows. A lock or a permission
+ * problem is left to the answers too: it can pass while the server runs.
+ */
+export function refuseUnbuildableDatabase(file: string): void {
+  refuseFolderAsDatabase(file);
+  if (!statSync(file, { throwIfNoEntry: false })?.isFile()) return;
+  const passing = (error: unknown): boolean => locked(file, error) !== undefined || notWritable(file, error) !== undefined;
+  let database: HandbookDatabase;
+  try {
+    database = new Database(file, { readonly: true, fileMustExist: true });
+  } catch (error) {
+    if (passing(error)) return;
+    throw unreadable(file, error);
+  }
+  let kind: DatabaseKind;
+  try {
+    kind = databaseKind(database);
+  } catch (error) {
+    if (passing(error)) return;
+    throw unreadable(file, error);
+  } finally {
+    database.close();
+  }
+  if (kind === 'foreign') throw foreign(file);
 }
 
 /**

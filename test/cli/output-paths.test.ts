@@ -1,5 +1,6 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { copyOfFixture, scratchDirectory } from '../helpers/paths.js';
 import { expectOneLineError, runCli } from '../helpers/cli-run.js';
@@ -39,6 +40,49 @@ describe('output paths a command cannot write into', () => {
     const folder = scratchDirectory();
     for (const args of [['serve', '--port', '0'], ['mcp']]) {
       expectOneLineError(handbook([...args, '--repo', repo, '--db', folder]), 2, /^handbook: the handbook database path .* is a folder \(pass the path of a database file/);
+    }
+  });
+
+  // No build would write them either, so a server waited for ever, logging "not ready".
+  it('serve and mcp refuse a --db that is junk or another application\'s database at once, in the words of the read commands, and leave it as it was', () => {
+    const folder = scratchDirectory();
+    const junk = path.join(folder, 'notes.txt');
+    writeFileSync(junk, 'my notes, not a database\n');
+    const other = path.join(folder, 'other.db');
+    const database = new Database(other);
+    database.exec('CREATE TABLE accounts (name TEXT)');
+    database.close();
+    const bytes = readFileSync(other);
+    // A killed server has no exit code: the generous limit only ends a run that would hang.
+    const run = (args: string[]) => runCli(args, { timeout: 120_000 });
+    for (const [file, code, refusal] of [[junk, 4, 'is not a readable handbook database'], [other, 2, 'is not a handbook database']] as const) {
+      const read = run(['overview', '--repo', repo, '--db', file]);
+      expectOneLineError(read, code, new RegExp(`^handbook: ${file} ${refusal} \\(pass --db the path of a handbook database`));
+      for (const args of [['serve', '--port', '0'], ['mcp']]) {
+        const served = run([...args, '--repo', repo, '--db', file]);
+        expectOneLineError(served, code, /^handbook: /);
+        expect(served.stderr).toBe(read.stderr);
+      }
+    }
+    expect(readFileSync(junk, 'utf8')).toBe('my notes, not a database\n');
+    expect(readFileSync(other)).toEqual(bytes);
+  });
+
+  // A build writes into an empty file; a damaged handbook's answers say to delete it and build again, and the server follows the new one.
+  it('mcp still starts on an empty --db file, which a build writes, and on a damaged handbook, whose answers say to delete it and build again', () => {
+    const empty = path.join(scratchDirectory(), 'handbook.db');
+    writeFileSync(empty, '');
+    const damaged = copyOfFixture();
+    expect(handbook(['build', damaged, '--no-progress']).code).toBe(0);
+    const built = path.join(damaged, '.handbook', 'handbook.db');
+    // Its header, and with it the handbook's mark, stays; every page past the first is garbage.
+    const bytes = readFileSync(built);
+    writeFileSync(built, Buffer.concat([bytes.subarray(0, 4096), Buffer.alloc(bytes.length - 4096, 0x5a)]));
+    expectOneLineError(handbook(['overview', '--repo', damaged]), 4, /^handbook: the handbook database is not readable: .* \(delete it and run `handbook build` again\)/);
+    for (const [folder, file] of [[repo, empty], [damaged, built]] as const) {
+      const served = runCli(['mcp', '--repo', folder, '--db', file], { timeout: 120_000 });
+      expect(served.code, served.stderr).toBe(0);
+      expect(served.stderr).toMatch(/^handbook mcp: serving .* over stdio$/m);
     }
   });
 });
