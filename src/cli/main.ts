@@ -69,7 +69,7 @@ const TIMEOUT_RANGE = { error: `a number of seconds above 0, at most ${MAX_TIMEO
 /** Seconds as typed, fractions allowed: digits only, as for whole numbers, so that "-1", "1e2" or "" are refused rather than read as something else. */
 const seconds = (value: unknown): unknown => (typeof value === 'string' && !/^\d+(\.\d+)?$/.test(value.trim()) ? Number.NaN : value);
 const timeoutOption = z.preprocess(seconds, z.coerce.number(TIMEOUT_RANGE).positive(TIMEOUT_RANGE).max(MAX_TIMEOUT_SECONDS, TIMEOUT_RANGE)).optional();
-const TIMEOUT_HELP = 'how long one model request may wait for its answer to start (default 600); a request that times out is tried 4 times in all';
+const TIMEOUT_HELP = 'how long one model request may wait for its answer to start, and then for each next part of it (default 600); a request that times out is tried 4 times in all';
 
 /** The provider settings --timeout makes; without it the SDK's default stands. */
 function providerTimeout(seconds: number): { timeoutMs: number } {

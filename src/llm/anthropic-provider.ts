@@ -39,7 +39,7 @@ export class AnthropicProvider implements ChatProvider {
     const context: SdkErrorContext = { providerId: this.id, classes: Anthropic, secrets: [this.#apiKey], signal: request.signal };
     try {
       const stream = await this.#client.messages.create(toAnthropicRequest(request, this.#model), request.signal ? { signal: request.signal } : {});
-      return await collectAnthropicStream(readSdkStream(stream, context), {
+      return await collectAnthropicStream(readSdkStream(stream, context, this.#client.timeout), {
         providerId: this.id,
         requestedModel: this.#model,
         onText: options.onText,

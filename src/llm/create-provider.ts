@@ -19,7 +19,7 @@ export interface CreateProviderOptions {
   baseDelayMs?: number;
   /** The longest wait between attempts, whatever retry-after asks (default 60 s). */
   maxDelayMs?: number;
-  /** How long one attempt may wait for the response to start (default: the SDK's 10 minutes). */
+  /** How long one attempt may wait for the response to start, and then for each next stream event (default: the SDK's 10 minutes). */
   timeoutMs?: number;
 }
 

@@ -55,7 +55,7 @@ export class OpenAiProvider implements ChatProvider {
         toOpenAiRequest(request, this.#model, this.#dialect),
         request.signal ? { signal: request.signal } : {},
       );
-      return await collectOpenAiStream(readSdkStream(stream, context), {
+      return await collectOpenAiStream(readSdkStream(stream, context, this.#client.timeout), {
         providerId: this.id,
         requestedModel: this.#model,
         onText: options.onText,

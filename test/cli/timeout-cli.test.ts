@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { sseEvent } from '../llm/fake-anthropic-server.js';
 import { startFakeServer } from '../llm/fake-http-server.js';
+import { chunk, dataLine } from '../llm/fake-openai-server.js';
 import { copyOfTaskFixture } from '../helpers/harness-run.js';
 import { CLI } from '../helpers/paths.js';
 import { expectOneLineError, runCli, type CliResult } from '../helpers/cli-run.js';
@@ -19,11 +21,17 @@ function handbook(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResul
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  // A CLI that hangs outlives the failed test otherwise.
+  onTestFinished(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
   return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr, seconds: (performance.now() - started) / 1000 })));
 }
 
 /** A model server that takes every request and never answers it. */
 const hungServer = (path: string) => startFakeServer({ method: 'POST', path }, [{ kind: 'hang' }]);
+/** A model server that starts every answer's stream with one event, then sends nothing more and keeps the connection open. */
+const stalledServer = (path: string, firstEvent: string) => startFakeServer({ method: 'POST', path }, [{ kind: 'stall', frames: [firstEvent] }]);
 
 describe('--timeout', () => {
   it('is refused in one line on every command that takes --model when it is not a number of seconds above 0', () => {
@@ -64,4 +72,22 @@ describe('--timeout', () => {
     expect(server.requests).toHaveLength(ATTEMPTS);
     expect(result.seconds).toBeLessThan(ATTEMPTS * 1 + BACKOFF_S + SLACK_S);
   }, 60_000);
+
+  // The SDKs' timeout ends when the headers arrive: a stream that stalled after its first event held the run until the server hung up.
+  it('bounds a run on an OpenAI-compatible server whose stream stalls after its first event, then fails it saying why', async () => {
+    const server = await stalledServer('/v1/chat/completions', dataLine(chunk({ role: 'assistant', content: 'Hel' })));
+    const result = await handbook(['run', '--repo', copyOfTaskFixture(), '--task', 'x', '--check', 'true', '--model', `openai-compatible:m@${server.url}/v1`, '--timeout', '1', '--quiet']);
+    expect(result.code).toBe(8);
+    expect(result.stdout).toMatch(/^FAILED: openai-compatible:m@\S+: the provider did not answer in time \(gave up after 4 attempts\)\n/);
+    expect(server.requests).toHaveLength(ATTEMPTS);
+  }, 120_000);
+
+  it('bounds a run on an Anthropic server whose stream stalls after its first event, then fails it saying why', async () => {
+    const firstEvent = sseEvent('message_start', { type: 'message_start', message: { id: 'msg_01', type: 'message', role: 'assistant', model: 'claude-x', content: [], usage: { input_tokens: 25, output_tokens: 1 } } });
+    const server = await stalledServer('/v1/messages', firstEvent);
+    const result = await handbook(['run', '--repo', copyOfTaskFixture(), '--task', 'x', '--check', 'true', '--model', 'anthropic:claude-x', '--timeout', '1', '--quiet'], { ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: server.url });
+    expect(result.code).toBe(8);
+    expect(result.stdout).toMatch(/^FAILED: anthropic:claude-x: the provider did not answer in time \(gave up after 4 attempts\)\n/);
+    expect(server.requests).toHaveLength(ATTEMPTS);
+  }, 120_000);
 });

@@ -136,6 +136,12 @@ export function describeProviderContract(kit: ProtocolKit): void {
       expect(error).toMatchObject({ kind: 'timeout', retryable: true });
     });
 
+    it('reports a stream that stalls after its first events as a timeout', async () => {
+      const server = await kit.start([{ kind: 'stall', frames: kit.truncatedFrames() }]);
+      const error = await providerErrorOf(kit.provider(server, { maxAttempts: 1, timeoutMs: 50 }).complete(QUESTION));
+      expect(error).toMatchObject({ kind: 'timeout', retryable: true });
+    });
+
     it('reports an unreachable server as a network failure after every attempt', async () => {
       const retries: RetryEvent[] = [];
       const error = await providerErrorOf(kit.providerAt(await closedPortUrl(), FAST_RETRIES).complete(QUESTION, { onRetry: (event) => retries.push(event) }));
