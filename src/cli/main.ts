@@ -69,6 +69,8 @@ const TIMEOUT_RANGE = { error: `a number of seconds above 0, at most ${MAX_TIMEO
 /** Seconds as typed, fractions allowed: digits only, as for whole numbers, so that "-1", "1e2" or "" are refused rather than read as something else. */
 const seconds = (value: unknown): unknown => (typeof value === 'string' && !/^\d+(\.\d+)?$/.test(value.trim()) ? Number.NaN : value);
 const timeoutOption = z.preprocess(seconds, z.coerce.number(TIMEOUT_RANGE).positive(TIMEOUT_RANGE).max(MAX_TIMEOUT_SECONDS, TIMEOUT_RANGE)).optional();
+/** sync, watch, serve and mcp take no --model: they stage again with the model the handbook was built with. */
+const RESTAGE_TIMEOUT_HELP = 'when the handbook was built with a model: how long one request to it may wait for its answer to start, and then for each next part of it (default 600)';
 const TIMEOUT_HELP = 'how long one model request may wait for its answer to start, and then for each next part of it (default 600); a request that times out is tried 4 times in all';
 
 /** The provider settings --timeout makes; without it the SDK's default stands. */
@@ -87,10 +89,11 @@ const buildOptionsSchema = z.object({
   maxFileSize: wholeNumber(z.coerce.number({ error: 'a whole number of bytes' }).int().positive()).optional(),
 });
 
-const syncOptionsSchema = z.object({ db: given.optional(), progress: z.boolean().optional(), json: z.boolean().optional() }).strict();
+const syncOptionsSchema = z.object({ db: given.optional(), timeout: timeoutOption, progress: z.boolean().optional(), json: z.boolean().optional() }).strict();
 const watchOptionsSchema = z
   .object({
     db: given.optional(),
+    timeout: timeoutOption,
     debounce: wholeNumber(z.coerce.number({ error: 'a whole number of milliseconds' }).int().nonnegative().max(MAX_DEBOUNCE_MS, { error: `at most ${MAX_DEBOUNCE_MS} ms (a minute)` })).optional(),
     json: z.boolean().optional(),
   })
@@ -115,6 +118,7 @@ const serveOptionsSchema = z
     db: given.optional(),
     host: given.default(DEFAULT_VIEWER_HOST),
     port: wholeNumber(z.coerce.number({ error: 'a whole number from 0 to 65535' }).int().min(0).max(65_535)).default(DEFAULT_VIEWER_PORT),
+    timeout: timeoutOption,
     json: z.boolean().optional(),
   })
   .strict();
@@ -268,13 +272,18 @@ export function createProgram(): Command {
     .description('bring the handbook up to date with the files: re-analyzes only what changed, stores what a cold build would')
     .argument('[repo]', 'repository folder', repositoryArgument, '.')
     .option('--db <path>', 'database file (default: <repo>/.handbook/handbook.db)')
+    .option('--timeout <seconds>', RESTAGE_TIMEOUT_HELP)
     .option('--no-progress', 'do not show a progress bar')
     .option('--json', 'print the sync summary as JSON on stdout')
     .action(async (repo: string, raw: unknown) => {
       const options = parseOptions(syncOptionsSchema, raw);
       const reporter = createProgressReporter(options.progress !== false);
       try {
-        const summary = await syncHandbook(repo, { ...(options.db ? { database: options.db } : {}), onProgress: reporter.update });
+        const summary = await syncHandbook(repo, {
+          ...(options.db ? { database: options.db } : {}),
+          ...(options.timeout === undefined ? {} : { provider: providerTimeout(options.timeout) }),
+          onProgress: reporter.update,
+        });
         reporter.stop();
         if (options.json) printJson(summary);
         else print(formatSync(summary));
@@ -289,12 +298,14 @@ export function createProgram(): Command {
     .argument('[repo]', 'repository folder', repositoryArgument, '.')
     .option('--db <path>', 'database file (default: <repo>/.handbook/handbook.db)')
     .option('--debounce <ms>', `quiet time after the last change before a sync, up to ${MAX_DEBOUNCE_MS} (default ${DEFAULT_DEBOUNCE_MS})`)
+    .option('--timeout <seconds>', RESTAGE_TIMEOUT_HELP)
     .option('--json', 'print each event as one line of JSON (NDJSON) on stdout')
     .action(async (repo: string, raw: unknown) => {
       const options = parseOptions(watchOptionsSchema, raw);
       const watching = await watchHandbook(repo, {
         ...(options.db ? { database: options.db } : {}),
         ...(options.debounce === undefined ? {} : { debounceMs: options.debounce }),
+        ...(options.timeout === undefined ? {} : { provider: providerTimeout(options.timeout) }),
         onEvent: (event) => {
           if (options.json) print(JSON.stringify(event));
           // A fatal error ends the command, and its `handbook:` line says why.
@@ -522,10 +533,16 @@ export function createProgram(): Command {
     .option('--db <path>', 'database file (default: <repo>/.handbook/handbook.db)')
     .option('--host <address>', `address to listen on (default ${DEFAULT_VIEWER_HOST}: reachable from this machine only)`)
     .option('--port <n>', `port to listen on (default ${DEFAULT_VIEWER_PORT}; 0 takes any free port)`)
+    .option('--timeout <seconds>', RESTAGE_TIMEOUT_HELP)
     .option('--json', 'print where it serves as one JSON line: {"url", "root"}')
     .action(async (raw: unknown) => {
       const options = parseOptions(serveOptionsSchema, raw);
-      const server = await startViewerServer(options.repo, { host: options.host, port: options.port, ...(options.db ? { database: options.db } : {}) });
+      const server = await startViewerServer(options.repo, {
+        host: options.host,
+        port: options.port,
+        ...(options.db ? { database: options.db } : {}),
+        ...(options.timeout === undefined ? {} : { provider: providerTimeout(options.timeout) }),
+      });
       if (options.json) print(JSON.stringify({ url: server.url, root: server.root }));
       else print(`serving ${server.url} (repo ${server.root})`);
       await closeOnStop(() => server.close());
@@ -536,9 +553,12 @@ export function createProgram(): Command {
     .description('serve the handbook to a coding agent over MCP on stdio: tools ask, overview, stage, entry, register, resolve, plan, status, and the pages as handbook:// resources; every answer re-synced with the files first')
     .option('--repo <dir>', 'repository folder', '.')
     .option('--db <path>', 'database file (default: <repo>/.handbook/handbook.db)')
+    .option('--timeout <seconds>', RESTAGE_TIMEOUT_HELP)
     .action(async (raw: unknown) => {
-      const options = parseOptions(readOptionsSchema.omit({ json: true }).strict(), raw);
-      await abortOnStop((signal) => serveHandbook(options.repo, { ...(options.db ? { database: options.db } : {}), signal }));
+      const options = parseOptions(readOptionsSchema.omit({ json: true }).extend({ timeout: timeoutOption }).strict(), raw);
+      await abortOnStop((signal) =>
+        serveHandbook(options.repo, { ...(options.db ? { database: options.db } : {}), ...(options.timeout === undefined ? {} : { provider: providerTimeout(options.timeout) }), signal }),
+      );
     });
 
   program

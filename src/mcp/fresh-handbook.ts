@@ -1,5 +1,5 @@
 import { assertRepositoryRoot } from '../analyze/repository-root.js';
-import { LiveHandbook, type SyncSummary } from '../api/live-handbook.js';
+import { LiveHandbook, type SyncOptions, type SyncSummary } from '../api/live-handbook.js';
 import { liveResolverOf } from '../api/live-resolution.js';
 import { openHandbook, type Handbook } from '../api/open-handbook.js';
 import { databasePathFor, refuseUnbuildableDatabase } from '../store/open-database.js';
@@ -39,7 +39,7 @@ export class FreshHandbook {
 
   constructor(
     repo: string,
-    private readonly options: { database?: string; log: (line: string) => void },
+    private readonly options: { database?: string; provider?: SyncOptions['provider']; log: (line: string) => void },
   ) {
     this.root = assertRepositoryRoot(repo);
     refuseUnbuildableDatabase(databasePathFor(this.root, options.database));
@@ -85,7 +85,7 @@ export class FreshHandbook {
     // A database built again in place of the open one is followed; one deleted, the sync below refuses, saying so.
     if (this.live?.databaseLost() === 'replaced') this.letGo();
     // Opened on demand, so a server started before the first build starts working once it exists.
-    this.live ??= await LiveHandbook.open(this.root, database);
+    this.live ??= await LiveHandbook.open(this.root, { ...database, ...(this.options.provider ? { provider: this.options.provider } : {}) });
     let sync: SyncSummary;
     try {
       sync = await this.live.sync();

@@ -1,6 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { SyncOptions } from '../api/live-handbook.js';
 import { HandbookError } from '../errors.js';
 import { FreshHandbook } from './fresh-handbook.js';
 import { registerHandbookPages } from './handbook-pages.js';
@@ -9,6 +10,8 @@ import { registerHandbookTools } from './handbook-tools.js';
 export interface HandbookServerOptions {
   /** Database file; `<repo>/.handbook/handbook.db` by default. */
   database?: string;
+  /** Provider settings for the syncs before each answer when the handbook was built with a model. */
+  provider?: SyncOptions['provider'];
   /** Where log lines go; never stdout, which carries the protocol. Standard error by default. */
   log?: (line: string) => void;
 }
@@ -42,7 +45,7 @@ function stderrLog(line: string): void {
 /** An MCP server over the handbook of one repository: eight tools and the rendered pages as resources. */
 export function createHandbookServer(repo: string, options: HandbookServerOptions = {}): { server: McpServer; handbook: FreshHandbook } {
   const log = options.log ?? stderrLog;
-  const handbook = new FreshHandbook(repo, { ...(options.database ? { database: options.database } : {}), log });
+  const handbook = new FreshHandbook(repo, { ...(options.database ? { database: options.database } : {}), ...(options.provider ? { provider: options.provider } : {}), log });
   const server = new McpServer({ name: 'handbook', title: 'Harness handbook', version: VERSION }, { instructions: INSTRUCTIONS });
   registerHandbookTools(server, handbook, log);
   registerHandbookPages(server, handbook);
@@ -59,7 +62,7 @@ export async function serveHandbook(repo: string, options: ServeOptions = {}): P
   const log = options.log ?? stderrLog;
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
-  const { server, handbook } = createHandbookServer(repo, { ...(options.database ? { database: options.database } : {}), log });
+  const { server, handbook } = createHandbookServer(repo, { ...(options.database ? { database: options.database } : {}), ...(options.provider ? { provider: options.provider } : {}), log });
   const ended = new Promise<string>((resolve) => {
     input.once('end', () => resolve('the client closed the connection'));
     input.once('close', () => resolve('the client closed the connection'));

@@ -1,5 +1,5 @@
 import { fileIdentity } from '../store/file-identity.js';
-import { watchHandbook, type WatchEvent, type WatchHandle } from '../watch/watch-handbook.js';
+import { watchHandbook, type WatchEvent, type WatchHandle, type WatchOptions } from '../watch/watch-handbook.js';
 import type { SyncEvent } from './api-schemas.js';
 import type { DatabaseVersion } from './database-version.js';
 
@@ -8,6 +8,7 @@ const POLL_MS = 1_000;
 
 export interface HandbookUpdatesOptions {
   debounceMs?: number;
+  provider?: WatchOptions['provider'];
   log: (line: string) => void;
 }
 
@@ -82,7 +83,7 @@ export class HandbookUpdates {
     this.watching = undefined;
     await previous?.handle.close();
     try {
-      const handle = await watchHandbook(this.root, { database: this.version.file, ...(this.options.debounceMs === undefined ? {} : { debounceMs: this.options.debounceMs }), onEvent: (event) => this.onWatchEvent(event) });
+      const handle = await watchHandbook(this.root, { database: this.version.file, ...(this.options.debounceMs === undefined ? {} : { debounceMs: this.options.debounceMs }), ...(this.options.provider ? { provider: this.options.provider } : {}), onEvent: (event) => this.onWatchEvent(event) });
       if (this.closed) await handle.close();
       else this.watching = { handle, identity };
       this.lastProblem = undefined;

@@ -10,7 +10,7 @@ import { answerApi, type ApiContext } from './api-routes.js';
 import { CurrentHandbook } from './current-handbook.js';
 import { DatabaseVersion } from './database-version.js';
 import { streamEvents } from './event-stream.js';
-import { HandbookUpdates } from './handbook-updates.js';
+import { HandbookUpdates, type HandbookUpdatesOptions } from './handbook-updates.js';
 import { DEFAULT_VIEWER_HOST, DEFAULT_VIEWER_PORT } from './viewer-defaults.js';
 import { appFile, WEB_APP_FOLDER } from './web-app.js';
 
@@ -27,6 +27,8 @@ export interface ViewerServerOptions {
   app?: string;
   /** Quiet time after the last file change before the watcher syncs. */
   debounceMs?: number;
+  /** Provider settings for the watcher's syncs when the handbook was built with a model. */
+  provider?: HandbookUpdatesOptions['provider'];
   /** Where log lines go; standard error by default. */
   log?: (line: string) => void;
 }
@@ -69,7 +71,7 @@ export async function startViewerServer(repo: string, options: ViewerServerOptio
   refuseUnbuildableDatabase(database);
   const version = new DatabaseVersion(database);
   const context: ApiContext = { root, database: options.database, current: new CurrentHandbook(root, options.database, version), workspace: new Workspace(root) };
-  const updates = new HandbookUpdates(root, version, { log, ...(options.debounceMs === undefined ? {} : { debounceMs: options.debounceMs }) });
+  const updates = new HandbookUpdates(root, version, { log, ...(options.debounceMs === undefined ? {} : { debounceMs: options.debounceMs }), ...(options.provider ? { provider: options.provider } : {}) });
   const onlyLoopbackNames = LOOPBACK_HOSTS.has(host);
 
   const server = createServer((request, response) => {

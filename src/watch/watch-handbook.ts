@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { watch } from 'chokidar';
-import { LiveHandbook, type SyncSummary } from '../api/live-handbook.js';
+import { LiveHandbook, type SyncOptions, type SyncSummary } from '../api/live-handbook.js';
 import { type ErrorCode, HandbookError } from '../errors.js';
 import { DebouncedRunner } from './debounced-runner.js';
 import { DEFAULT_DEBOUNCE_MS, MAX_DEBOUNCE_MS } from './watch-defaults.js';
@@ -11,6 +11,8 @@ export { DEFAULT_DEBOUNCE_MS, MAX_DEBOUNCE_MS };
 
 export interface WatchOptions {
   database?: string;
+  /** Keys, base URL, retry and timeout settings when the handbook was built with a model; the environment by default. */
+  provider?: SyncOptions['provider'];
   /** Quiet time after the last file event before a sync starts, at most MAX_DEBOUNCE_MS. */
   debounceMs?: number;
   /** Called for every event, in order; it must not throw. */
@@ -97,7 +99,8 @@ export async function watchHandbook(root: string, options: WatchOptions): Promis
   // Node turns a longer timer into 1 ms, which would sync on every event.
   if (!(debounceMs >= 0 && debounceMs <= MAX_DEBOUNCE_MS))
     throw new HandbookError('INVALID_INPUT', `debounce must be 0 to ${MAX_DEBOUNCE_MS} ms, not ${debounceMs}`, 'pass a quiet time such as 200');
-  let live: LiveHandbook | undefined = await LiveHandbook.open(root, options.database ? { database: options.database } : {});
+  const provider = options.provider ? { provider: options.provider } : {};
+  let live: LiveHandbook | undefined = await LiveHandbook.open(root, { ...(options.database ? { database: options.database } : {}), ...provider });
   const { root: absoluteRoot, databasePath } = live;
   const footing = new WatchFooting(absoluteRoot, databasePath);
 
@@ -127,7 +130,7 @@ export async function watchHandbook(root: string, options: WatchOptions): Promis
     if (lost) return stopFor(lost);
     let summary: SyncSummary;
     try {
-      live ??= await LiveHandbook.open(absoluteRoot, { database: databasePath });
+      live ??= await LiveHandbook.open(absoluteRoot, { database: databasePath, ...provider });
       summary = await live.sync();
     } catch (error) {
       // A sync that failed part way can leave the warm analysis ahead of the stored generation;

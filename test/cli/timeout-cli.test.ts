@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { sseEvent } from '../llm/fake-anthropic-server.js';
 import { startFakeServer } from '../llm/fake-http-server.js';
@@ -42,6 +44,29 @@ describe('--timeout', () => {
       expectOneLineError(result, 2, /^handbook: invalid option --timeout: a number of seconds above 0, at most 86400 /);
     }
   });
+
+  // They take no --model, but stage again with the model the handbook was built with.
+  it('is refused in one line on sync, watch, serve and mcp when it is not a number of seconds above 0', () => {
+    const commands = [['sync', '.'], ['watch', '.'], ['serve'], ['mcp']];
+    const values = ['0', 'soon', '1e3', '86401'];
+    for (const [index, command] of commands.entries()) {
+      const result = runCli([...command, '--timeout', values[index]!]);
+      expectOneLineError(result, 2, /^handbook: invalid option --timeout: a number of seconds above 0, at most 86400 /);
+    }
+  });
+
+  it("bounds a sync of a handbook built with a model on a hung server, which stages the change offline", async () => {
+    const server = await hungServer('/v1/chat/completions');
+    const env = { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1` };
+    const repo = copyOfTaskFixture();
+    expect((await handbook(['build', repo, '--model', 'openai:gpt-x', '--timeout', '1', '--no-progress'], env)).code).toBe(0);
+    const asked = server.requests.length;
+    appendFileSync(path.join(repo, 'src', 'redact.js'), '\nexport function unmask(text) {\n  return text;\n}\n');
+    const result = await handbook(['sync', repo, '--timeout', '1', '--no-progress'], env);
+    expect([result.code, result.stderr]).toEqual([0, '']);
+    expect(result.stdout).toMatch(/modified +src\/redact\.js/);
+    expect(server.requests.length - asked).toBe(ATTEMPTS);
+  }, 120_000);
 
   // The SDKs' own default is 10 minutes a request, tried 4 times: a hung server held a run for 40 minutes before it failed.
   it('bounds a run on a hung OpenAI-compatible server to about the timeout per attempt, then fails it saying why', async () => {
