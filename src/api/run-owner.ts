@@ -1,4 +1,5 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { linkSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
@@ -7,6 +8,12 @@ import { isRunning } from './process-running.js';
 
 const OWNER_FILE = 'owner.json';
 const ownerSchema = z.object({ pid: z.number().int().positive(), host: z.string() });
+type Owner = z.output<typeof ownerSchema>;
+
+/** A takeover holds its lock for a few file operations; proper-lockfile's shortest stale time. */
+const TAKEOVER_STALE_MS = 2_000;
+/** About twice the stale time, so that a takeover lock left by a process killed while holding it is waited out rather than refused. */
+const TAKEOVER_RETRIES = { retries: 50, minTimeout: 20, maxTimeout: 100 };
 
 /**
  * Claims a run folder for this process while it runs the run, so that `resume` refuses a run
@@ -14,32 +21,72 @@ const ownerSchema = z.object({ pid: z.number().int().positive(), host: z.string(
  * running. The claim names a process, not a time: a run killed a moment ago (SIGKILL, a crash)
  * leaves a claim whose process is gone, which the next claim takes over at once. Returns the release.
  */
-export function claimRun(folder: string, runId: string): () => void {
+export async function claimRun(folder: string, runId: string): Promise<() => void> {
   const file = path.join(folder, OWNER_FILE);
-  // Twice at most: once to find a dead process's claim and clear it, once to make ours.
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      writeFileSync(file, JSON.stringify({ pid: process.pid, host: hostname() }), { flag: 'wx' });
-      let released = false;
-      // Once only: a second call must not remove a claim another process made since.
-      return () => {
-        if (!released) rmSync(file, { force: true });
-        released = true;
-      };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
+  if (createClaim(file)) return releaseOf(file);
+  // Two resumes that both found the owner dead each cleared the claim and made their own, the
+  // second clearing the first's, so both ran the run: a takeover happens one process at a time.
+  // Loaded here, not at import, for the reason the journal's lock gives (signal-exit takes over every signal as it loads).
+  const { default: lockfile } = await import('proper-lockfile');
+  let releaseTakeover: () => Promise<void>;
+  try {
+    releaseTakeover = await lockfile.lock(file, { realpath: false, lockfilePath: `${file}.takeover`, stale: TAKEOVER_STALE_MS, retries: TAKEOVER_RETRIES });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOCKED') throw claimedMeanwhile(runId);
+    throw error;
+  }
+  try {
+    // The owner may have ended and released the run while this process waited for the lock.
+    if (createClaim(file)) return releaseOf(file);
+    // Read under the lock: a process that took over first has put its own claim here by now.
     const owner = ownerOf(file);
     if (owner && owner.host === hostname() && isRunning(owner.pid)) {
       throw new HandbookError('INVALID_INPUT', `run ${runId} is still running (process ${owner.pid})`, 'wait for it to end, or stop it with Ctrl-C, then resume it');
     }
-    rmSync(file, { force: true });
+    // In one step: a new claim made while the dead one was gone would be overwritten unseen.
+    renameSync(writeClaim(file), file);
+    return releaseOf(file);
+  } finally {
+    await releaseTakeover();
   }
-  throw new HandbookError('INVALID_INPUT', `run ${runId} was claimed by another process at the same moment`, 'wait for it to end, then resume it');
 }
 
-/** Who claims the run; a claim that cannot be read (cut off as it was written) is no one's. */
-function ownerOf(file: string): z.output<typeof ownerSchema> | undefined {
+/** This process's claim in a file of its own, written whole, so that no reader ever finds a claim half-written. */
+function writeClaim(file: string): string {
+  const written = `${file}.${randomUUID()}`;
+  writeFileSync(written, JSON.stringify({ pid: process.pid, host: hostname() } satisfies Owner), { flag: 'wx' });
+  return written;
+}
+
+/** Makes this process's claim unless there is one already. */
+function createClaim(file: string): boolean {
+  const written = writeClaim(file);
+  try {
+    linkSync(written, file);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return false;
+  } finally {
+    rmSync(written, { force: true });
+  }
+}
+
+function releaseOf(file: string): () => void {
+  let released = false;
+  // Once only: a second call must not remove a claim another process made since.
+  return () => {
+    if (!released) rmSync(file, { force: true });
+    released = true;
+  };
+}
+
+function claimedMeanwhile(runId: string): HandbookError {
+  return new HandbookError('INVALID_INPUT', `run ${runId} was claimed by another process at the same moment`, 'wait for it to end, then resume it');
+}
+
+/** Who claims the run; a claim that cannot be read (one a crash cut off as it was written) is no one's. */
+function ownerOf(file: string): Owner | undefined {
   try {
     const parsed = ownerSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
     return parsed.success ? parsed.data : undefined;

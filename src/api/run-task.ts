@@ -118,7 +118,7 @@ export async function runTaskAs(repo: string, options: RunTaskOptions, runId: st
     ...(options.plan ? { plan: options.plan } : {}),
   } as const;
   const folder = newRunFolder(runsFolder(root, options), runId);
-  const release = claimRun(folder, runId);
+  const release = await claimRun(folder, runId);
   try {
     writeFileSync(path.join(folder, 'run.json'), `${JSON.stringify(record, null, 2)}\n`);
     return await execute(root, folder, record, options, inputs, new EventStream());
@@ -148,7 +148,7 @@ export async function resumeTask(repo: string, runId: string, options: ResumeTas
   if (options.components?.journal !== false) assertJournalVerifies(root);
   // Claimed only once the inputs passed, so a refused resume leaves the folder as it was; the logs
   // are read again under the claim, as the run they were read from may have gone on meanwhile.
-  const release = claimRun(folder, runId);
+  const release = await claimRun(folder, runId);
   try {
     // A resumed apply edits the plan's files as apply does: a new apply of the same plan beside it would edit them twice.
     const releasePlan = record.plan ? await claimPlan(root, record.plan.id, runId) : undefined;

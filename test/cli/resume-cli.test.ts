@@ -170,6 +170,30 @@ describe('handbook resume', () => {
     expect(events.map((event) => event.seq)).toEqual(events.map((_, index) => index));
   });
 
+  // Each found the owner dead, cleared its claim and made its own, so both ran the run's calls.
+  it('lets exactly one of two resumes started together take over a run whose owner died; the other is refused naming the run', async () => {
+    const repo = copyOfTaskFixture();
+    const runId = '20260101-000000-cccccc';
+    runStoppedBeforeItsFirstEvent(repo, runId);
+    const policy = path.join(scratchDirectory(), 'policy.json');
+    writeFileSync(policy, JSON.stringify({ tools: { run_command: 'auto' } }));
+    // The winner holds the run until the loser has been answered (a minute at most), however slowly either starts.
+    const script = writeScript([act(call('run_command', { command: 'echo once >> effects.log; for i in $(seq 600); do [ -e release ] && break; sleep 0.1; done' })), act(call('task_blocked', { reason: 'stopped here' }))]);
+    const resumes = [0, 1].map(() => {
+      const child = spawn(process.execPath, [CLI, 'resume', runId, '--repo', repo, '--model', `script:${script}`, '--policy', policy, '--quiet'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      return new Promise<{ code: number | null; stderr: string }>((resolve) => child.once('close', (code) => resolve({ code, stderr })));
+    });
+    const first = await Promise.race(resumes);
+    writeFileSync(path.join(repo, 'release'), '');
+    const outcomes = await Promise.all(resumes);
+    expect(first.code).toBe(2);
+    expect(first.stderr.trim()).toMatch(new RegExp(`^handbook: run ${runId} (is still running \\(process \\d+\\)|was claimed by another process at the same moment) \\(wait for it to end`));
+    expect(outcomes.map((outcome) => outcome.code).sort()).toEqual([2, 6]);
+    expect(readFileSync(path.join(repo, 'effects.log'), 'utf8')).toBe('once\n');
+  }, 120_000);
+
   it('refuses a run that recorded calls but no event as damaged, in one line', () => {
     const repo = copyOfTaskFixture();
     const folder = runStoppedBeforeItsFirstEvent(repo, '20260101-000000-bbbbbb');
