@@ -2,7 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { CriterionStatus } from '../harness/exit-criteria.js';
 import { handbookStatus } from './handbook-status.js';
-import { syncHandbook, type SyncSummary } from './live-handbook.js';
+import { syncHandbook, type SyncOptions, type SyncSummary } from './live-handbook.js';
 
 /**
  * What a run that carries out an edit plan keeps beside its task: the plan, the handbook it
@@ -39,7 +39,7 @@ export function noNewFrozen(root: string, run: PlanRun): () => Promise<Criterion
   };
 }
 
-/** After a plan run completed: the handbook brought up to date from the change. */
-export function syncAfterPlanRun(root: string, run: PlanRun): Promise<SyncSummary> {
-  return syncHandbook(root, run.database ? { database: run.database } : {});
+/** After a plan run completed: the handbook brought up to date from the change, asking the model it was built with under `provider`'s settings. */
+export function syncAfterPlanRun(root: string, run: PlanRun, provider: SyncOptions['provider']): Promise<SyncSummary> {
+  return syncHandbook(root, { ...(run.database ? { database: run.database } : {}), ...(provider ? { provider } : {}) });
 }

@@ -231,7 +231,9 @@ async function execute(
     memory.close();
   }
   if (result.state !== 'COMPLETE' || !record.plan) return { ...result, eventLog: log.file };
-  return { ...result, eventLog: log.file, sync: await syncAfterPlanRun(root, record.plan) };
+  // Only the timeout: the rest of the run's provider settings (a base URL above all) are for the run's model, not the handbook's.
+  const timeout = options.providerOptions?.timeoutMs === undefined ? {} : { timeoutMs: options.providerOptions.timeoutMs };
+  return { ...result, eventLog: log.file, sync: await syncAfterPlanRun(root, record.plan, timeout) };
 
   function runInFolder(memory: RunMemory): Promise<HarnessRunResult> {
     return runHarnessTask({

@@ -6,12 +6,13 @@ import { sseEvent } from '../llm/fake-anthropic-server.js';
 import { startFakeServer } from '../llm/fake-http-server.js';
 import { chunk, dataLine } from '../llm/fake-openai-server.js';
 import { copyOfTaskFixture } from '../helpers/harness-run.js';
-import { CLI } from '../helpers/paths.js';
+import { CLI, PROJECT_ROOT } from '../helpers/paths.js';
 import { expectOneLineError, runCli, type CliResult } from '../helpers/cli-run.js';
 
 /** Tries per request, the first included, and the waits between them (1, 2 and 4 s): the retry policy's defaults. */
 const ATTEMPTS = 4;
 const BACKOFF_S = 1 + 2 + 4;
+const APPLY_SCRIPT = `script:${path.join(PROJECT_ROOT, 'fixtures/scripts/apply-mask-capture.json')}`;
 /** Starting the CLI and its work besides the model, on a loaded machine. */
 const SLACK_S = 15;
 
@@ -67,6 +68,20 @@ describe('--timeout', () => {
     expect(result.stdout).toMatch(/modified +src\/redact\.js/);
     expect(server.requests.length - asked).toBe(ATTEMPTS);
   }, 120_000);
+
+  it("bounds the re-sync after an apply of a handbook built with a model on a hung server", async () => {
+    const server = await hungServer('/v1/chat/completions');
+    const env = { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1` };
+    const repo = copyOfTaskFixture();
+    expect((await handbook(['build', repo, '--model', 'openai:gpt-x', '--timeout', '1', '--no-progress'], env)).code).toBe(0);
+    const plan = JSON.parse((await handbook(['plan', 'mask secrets in every capture path', '--repo', repo, '--json'], env)).stdout) as { id: string; status: string };
+    expect(plan.status).toBe('accepted');
+    const asked = server.requests.length;
+    const result = await handbook(['apply', plan.id, '--repo', repo, '--model', APPLY_SCRIPT, '--timeout', '1', '--yes', '--quiet', '--json'], env);
+    expect([result.code, result.stderr]).toEqual([0, '']);
+    expect(JSON.parse(result.stdout)).toMatchObject({ state: 'COMPLETE', sync: { upToDate: false } });
+    expect(server.requests.length - asked).toBe(ATTEMPTS);
+  }, 180_000);
 
   // The SDKs' own default is 10 minutes a request, tried 4 times: a hung server held a run for 40 minutes before it failed.
   it('bounds a run on a hung OpenAI-compatible server to about the timeout per attempt, then fails it saying why', async () => {
