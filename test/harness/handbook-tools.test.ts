@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { buildHandbook, openHandbook } from '../../src/index.js';
 import type { ToolContext } from '../../src/harness/tool-context.js';
-import { stageTool } from '../../src/harness/tools/handbook-tools.js';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { stageTool, stateTool } from '../../src/harness/tools/handbook-tools.js';
+import { scratchDirectory } from '../helpers/paths.js';
 import { copyOfTaskFixture } from '../helpers/harness-run.js';
 
 describe('the planner navigation tools', () => {
@@ -15,5 +18,21 @@ describe('the planner navigation tools', () => {
     expect(answer).toMatchObject({ ok: false, rule: 'not-found' });
     expect(answer.content).toMatch(/^no stage "x{120}…" \(50000 characters\) \(stages: agent-loop, results, security, /);
     expect(answer.content.length).toBeLessThan(1000);
+  });
+
+  it('list the first readers of a much-read piece of state, with the whole count, not every one', async () => {
+    const repo = scratchDirectory();
+    mkdirSync(path.join(repo, 'src'));
+    writeFileSync(path.join(repo, 'src/state.ts'), 'export let counter = 0;\nexport function bump(): void {\n  counter += 1;\n}\n');
+    const readers = Array.from({ length: 60 }, (_, index) => `export function read${index}(): number {\n  return counter;\n}\n`).join('');
+    writeFileSync(path.join(repo, 'src/readers.ts'), `import { counter } from './state';\n${readers}`);
+    await buildHandbook(repo, {});
+    const { graph, organized, register } = openHandbook(repo);
+    const context = { handbook: { graph, organized, register, readSource: undefined } } as unknown as ToolContext;
+    const answer = await stateTool.run({ slot: 'counter' }, context, new AbortController().signal);
+    expect(answer).toMatchObject({ ok: true, data: { readers: 60 } });
+    expect(answer.content).toMatch(/\nreaders: 60\n/);
+    expect(answer.content.split('\n').filter((line) => line.startsWith('- src/readers.ts#read'))).toHaveLength(40);
+    expect(answer.content).toMatch(/\(20 more not shown\)$/);
   });
 });

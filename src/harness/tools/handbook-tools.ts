@@ -138,7 +138,7 @@ const stateInput = z.object({ slot: z.string().trim().min(1).describe('a slot id
 
 export const stateTool: ToolContract<z.output<typeof stateInput>, ToolContext> = {
   name: 'state',
-  description: 'One piece of state (a field, property or module variable): its type, the stages it couples, and every unit that writes or reads it.',
+  description: `One piece of state (a field, property or module variable): its type, the stages it couples, and the units that write or read it (the first ${LISTED_NEIGHBOURS} of each, with the whole counts).`,
   input: stateInput,
   ...READ_ONLY,
   run: async (input, context) =>
@@ -152,10 +152,9 @@ export const stateTool: ToolContract<z.output<typeof stateInput>, ToolContext> =
         const lines = [
           `${slot.id} (${slot.kind}${slot.type ? `: ${slot.type}` : ''}), declared at ${slot.file}:${slot.line}`,
           `couples stages: ${entry && entry.stages.length > 0 ? entry.stages.join(', ') : 'none'}`,
-          `writers: ${writers.length}`,
-          ...access(writers),
-          `readers: ${readers.length}`,
-          ...access(readers),
+          // A logger or a config field has hundreds of readers; each answer goes into the model's context.
+          listing('writers', access(writers)),
+          listing('readers', access(readers)),
         ];
         return { ok: true, content: lines.join('\n'), data: { slot: slot.id, writers: writers.length, readers: readers.length } };
       }, 'the overview lists state shared across stages; entry shows the state a unit touches'),
