@@ -73,9 +73,9 @@ const timeoutOption = z.preprocess(seconds, z.coerce.number(TIMEOUT_RANGE).posit
 const RESTAGE_TIMEOUT_HELP = 'when the handbook was built with a model: how long one request to it may wait for its answer to start, and then for each next part of it (default 600)';
 const TIMEOUT_HELP = 'how long one model request may wait for its answer to start, and then for each next part of it (default 600); a request that times out is tried 4 times in all';
 
-/** The provider settings --timeout makes; without it the SDK's default stands. */
-function providerTimeout(seconds: number): { timeoutMs: number } {
-  return { timeoutMs: seconds * 1000 };
+/** The provider settings --timeout makes, under the name a library call takes them by; without it the SDK's default stands. */
+function timeoutAs<K extends 'provider' | 'providerOptions'>(key: K, seconds: number | undefined): { [P in K]?: { timeoutMs: number } } {
+  return seconds === undefined ? {} : ({ [key]: { timeoutMs: seconds * 1000 } } as { [P in K]: { timeoutMs: number } });
 }
 
 const buildOptionsSchema = z.object({
@@ -256,7 +256,7 @@ export function createProgram(): Command {
           ...(options.skeleton ? { skeleton: options.skeleton } : {}),
           ...(options.include ? { include: options.include } : {}),
           ...(options.model ? { model: options.model } : {}),
-          ...(options.timeout === undefined ? {} : { provider: providerTimeout(options.timeout) }),
+          ...timeoutAs('provider', options.timeout),
           onProgress: reporter.update,
         });
         reporter.stop();
@@ -281,7 +281,7 @@ export function createProgram(): Command {
       try {
         const summary = await syncHandbook(repo, {
           ...(options.db ? { database: options.db } : {}),
-          ...(options.timeout === undefined ? {} : { provider: providerTimeout(options.timeout) }),
+          ...timeoutAs('provider', options.timeout),
           onProgress: reporter.update,
         });
         reporter.stop();
@@ -305,7 +305,7 @@ export function createProgram(): Command {
       const watching = await watchHandbook(repo, {
         ...(options.db ? { database: options.db } : {}),
         ...(options.debounce === undefined ? {} : { debounceMs: options.debounce }),
-        ...(options.timeout === undefined ? {} : { provider: providerTimeout(options.timeout) }),
+        ...timeoutAs('provider', options.timeout),
         onEvent: (event) => {
           if (options.json) print(JSON.stringify(event));
           // A fatal error ends the command, and its `handbook:` line says why.
@@ -356,7 +356,7 @@ export function createProgram(): Command {
             },
           },
           model: options.model,
-          ...(options.timeout === undefined ? {} : { providerOptions: providerTimeout(options.timeout) }),
+          ...timeoutAs('providerOptions', options.timeout),
           ...(options.escalate ? { escalate: options.escalate } : {}),
           ...(options.toolMode ? { toolMode: options.toolMode } : {}),
           ...(options.policy ? { policy: options.policy } : {}),
@@ -379,7 +379,7 @@ export function createProgram(): Command {
       const options = parseOptions(planOptionsSchema, raw);
       if (options.out) assertWritableFile('--out', options.out, { root: options.repo, ...(options.db ? { database: options.db } : {}) });
       const database = options.db ? { database: options.db } : {};
-      const { plan, files } = parseModelSpec(options.model).provider === 'offline' ? await planRequest(options.repo, request, database) : await planWithModel(options.repo, request, { model: options.model, ...database, ...(options.timeout === undefined ? {} : { providerOptions: providerTimeout(options.timeout) }) });
+      const { plan, files } = parseModelSpec(options.model).provider === 'offline' ? await planRequest(options.repo, request, database) : await planWithModel(options.repo, request, { model: options.model, ...database, ...timeoutAs('providerOptions', options.timeout) });
       if (options.out) writeOutputFile('--out', options.out, `${JSON.stringify(plan, null, 2)}\n`, `the plan is saved as ${files.json}`);
       if (options.json) printJson(plan);
       else print(formatPlan(plan, files.markdown));
@@ -410,7 +410,7 @@ export function createProgram(): Command {
       await runWithSignals(options, async (common) => {
         const applied = await applyPlan(options.repo, reference, {
           model: options.model,
-          ...(options.timeout === undefined ? {} : { providerOptions: providerTimeout(options.timeout) }),
+          ...timeoutAs('providerOptions', options.timeout),
           ...(options.db ? { database: options.db } : {}),
           ...(options.toolMode ? { toolMode: options.toolMode } : {}),
           ...(options.escalate ? { escalate: options.escalate } : {}),
@@ -441,7 +441,7 @@ export function createProgram(): Command {
       await runWithSignals(options, async (common) => {
         const result = await resumeTask(options.repo, runId, {
           ...(options.model ? { model: options.model } : {}),
-          ...(options.timeout === undefined ? {} : { providerOptions: providerTimeout(options.timeout) }),
+          ...timeoutAs('providerOptions', options.timeout),
           ...(options.escalate ? { escalate: options.escalate } : {}),
           ...(options.policy ? { policy: options.policy } : {}),
           ...common,
@@ -519,7 +519,7 @@ export function createProgram(): Command {
       ...(options.db ? { database: options.db } : {}),
       ...(options.limit ? { limit: options.limit } : {}),
       ...(options.model ? { model: options.model } : {}),
-      ...(options.timeout === undefined ? {} : { provider: providerTimeout(options.timeout) }),
+      ...timeoutAs('provider', options.timeout),
       explain: options.explain === true,
     });
     if (options.json) printJson(result);
@@ -541,7 +541,7 @@ export function createProgram(): Command {
         host: options.host,
         port: options.port,
         ...(options.db ? { database: options.db } : {}),
-        ...(options.timeout === undefined ? {} : { provider: providerTimeout(options.timeout) }),
+        ...timeoutAs('provider', options.timeout),
       });
       if (options.json) print(JSON.stringify({ url: server.url, root: server.root }));
       else print(`serving ${server.url} (repo ${server.root})`);
@@ -557,7 +557,7 @@ export function createProgram(): Command {
     .action(async (raw: unknown) => {
       const options = parseOptions(readOptionsSchema.omit({ json: true }).extend({ timeout: timeoutOption }).strict(), raw);
       await abortOnStop((signal) =>
-        serveHandbook(options.repo, { ...(options.db ? { database: options.db } : {}), ...(options.timeout === undefined ? {} : { provider: providerTimeout(options.timeout) }), signal }),
+        serveHandbook(options.repo, { ...(options.db ? { database: options.db } : {}), ...timeoutAs('provider', options.timeout), signal }),
       );
     });
 
