@@ -1,26 +1,16 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { readEventLog, type HarnessEvent } from '../../src/index.js';
-import { act, call, copyOfTaskFixture, writeScript } from '../helpers/harness-run.js';
-import { CLI, PROJECT_ROOT, scratchDirectory } from '../helpers/paths.js';
+import { act, call, writeScript } from '../helpers/harness-run.js';
+import { CLI, PROJECT_ROOT } from '../helpers/paths.js';
 import { expectOneLineError, runCli, type CliResult } from '../helpers/cli-run.js';
+import { plannedRepository } from '../helpers/planned-repository.js';
 
 const handbook = (args: string[]) => runCli(args);
 const APPLY_SCRIPT = `script:${path.join(PROJECT_ROOT, 'fixtures/scripts/apply-mask-capture.json')}`;
-
-/** A repository with a handbook, an accepted plan and a policy that lets scripted runs sleep. */
-function plannedRepository(): { repo: string; plan: string; policy: string } {
-  const repo = copyOfTaskFixture();
-  expect(handbook(['build', repo, '--no-progress']).code).toBe(0);
-  const plan = JSON.parse(handbook(['plan', 'mask secrets in every capture path', '--repo', repo, '--json']).stdout) as { id: string; status: string };
-  expect(plan.status).toBe('accepted');
-  const policy = path.join(scratchDirectory(), 'policy.json');
-  writeFileSync(policy, JSON.stringify({ tools: { run_command: 'auto' } }));
-  return { repo, plan: plan.id, policy };
-}
 
 /** A scripted model that sleeps in a tool call, long enough for a test to act on the run meanwhile. */
 function sleepingScript(seconds: number): string {

@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Journal, readEventLog } from '../../src/index.js';
 import { act, call, copyOfTaskFixture, eventsOnceThere, writeScript } from '../helpers/harness-run.js';
 import { CLI, PROJECT_ROOT, scratchDirectory } from '../helpers/paths.js';
 import { expectOneLineError, runCli, type CliResult } from '../helpers/cli-run.js';
+import { plannedRepository } from '../helpers/planned-repository.js';
 
 const handbook = (args: string[], env: NodeJS.ProcessEnv = process.env) => runCli(args, { env });
 
@@ -44,22 +45,17 @@ describe('handbook plan and apply', () => {
   });
 
   it('an apply killed mid-run and resumed still judges "no entry lost" against its start, and re-syncs the handbook when it completes', async () => {
-    const repo = copyOfTaskFixture();
-    expect(handbook(['build', repo, '--no-progress']).code).toBe(0);
-    const plan = JSON.parse(handbook(['plan', 'mask secrets in every capture path', '--repo', repo, '--json']).stdout) as { id: string; status: string };
-    expect(plan.status).toBe('accepted');
-    const policy = path.join(scratchDirectory(), 'policy.json');
-    writeFileSync(policy, JSON.stringify({ tools: { run_command: 'auto' } }));
+    const { repo, plan, policy } = plannedRepository();
     const fixRedact = call('edit_file', { path: 'src/redact.js', old_text: '  return text;\n', new_text: "  return text.replace(/sk-[A-Za-z0-9]{8,}/g, 'sk-***');\n" });
     const readAll = ['src/redact.js', 'src/capture.js', 'src/transcript.js'].map((file) => call('read_file', { path: file }));
     const first = writeScript([act(...readAll), act(fixRedact), act(call('run_command', { command: 'sleep 4' })), act(call('task_blocked', { reason: 'unreachable' }))]);
-    const child = spawn(process.execPath, [CLI, 'apply', plan.id, '--repo', repo, '--model', `script:${first}`, '--policy', policy, '--yes', '--quiet'], { stdio: 'ignore' });
+    const child = spawn(process.execPath, [CLI, 'apply', plan, '--repo', repo, '--model', `script:${first}`, '--policy', policy, '--yes', '--quiet'], { stdio: 'ignore' });
     const exited = new Promise((resolve) => child.once('exit', resolve));
     const { runId } = await eventsOnceThere(repo, (events) => events.some((event) => event.type === 'tool_proposed' && JSON.stringify(event.arguments).includes('sleep 4')));
     child.kill('SIGKILL');
     await exited;
     const record = JSON.parse(readFileSync(path.join(repo, '.handbook', 'runs', runId, 'run.json'), 'utf8')) as { plan?: { id: string; frozenBefore: string[] } };
-    expect(record.plan).toEqual({ id: plan.id, frozenBefore: [] });
+    expect(record.plan).toEqual({ id: plan, frozenBefore: [] });
 
     // The resumed model first renames a function the handbook knows: completion is refused for the lost entry, then it puts the name back.
     const rename = (from: string, to: string) => call('edit_file', { path: 'src/capture.js', old_text: `export function ${from}(`, new_text: `export function ${to}(` });
