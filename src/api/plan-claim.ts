@@ -8,6 +8,7 @@ import { HandbookError } from '../errors.js';
 import { plansFolder } from '../plan/plan-store.js';
 import { makeFolder } from '../text/make-folder.js';
 import { isRunning } from './process-running.js';
+import { lockTakeover } from './takeover-lock.js';
 
 /**
  * A claim whose holder cannot be checked (another machine's, or one killed before it wrote its
@@ -17,8 +18,6 @@ import { isRunning } from './process-running.js';
 const CLAIM_STALE_MS = 60_000;
 /** Ample for a holder to write its name once it holds the lock: it does so next, without waiting on anything. */
 const HOLDER_WRITE_MS = 100;
-/** A takeover holds its lock for a few file operations; proper-lockfile's shortest stale time. */
-const TAKEOVER_STALE_MS = 2_000;
 
 const holderSchema = z.object({ run: z.string().min(1), pid: z.number().int().positive(), host: z.string() });
 type Holder = z.output<typeof holderSchema>;
@@ -48,7 +47,7 @@ export async function claimPlan(root: string, planId: string, runId: string): Pr
       lost = true;
     },
   };
-  const release = (await lockOrRefused(lockfile, holder, options)) ?? (await takeOverDead(lockfile, holder, options));
+  const release = (await lockOrRefused(lockfile, holder, options)) ?? (await takeOverDead(lockfile, holder, options, planId));
   if (!release) throw await refusal(holder, planId);
   writeFileSync(holder, `${JSON.stringify({ run: runId, pid: process.pid, host: hostname() } satisfies Holder)}\n`);
   return async () => {
@@ -74,22 +73,22 @@ async function lockOrRefused(lockfile: Lockfile, file: string, options: LockOpti
  * both found it dead would otherwise each clear the lock, the second clearing the claim the first
  * had just made. Undefined when the holder lives, cannot be checked, or another process took it.
  */
-async function takeOverDead(lockfile: Lockfile, holder: string, options: LockOptions): Promise<Release | undefined> {
+async function takeOverDead(lockfile: Lockfile, holder: string, options: LockOptions, planId: string): Promise<Release | undefined> {
   const dead = await holderOf(holder);
   if (!dead || !diedHere(dead)) return undefined;
-  // Waits out another takeover in progress, which lasts a few file operations.
-  const releaseTakeover = await lockOrRefused(lockfile, `${holder}.takeover`, { realpath: false, stale: TAKEOVER_STALE_MS, retries: { retries: 20, minTimeout: 10, maxTimeout: 50 } });
-  if (!releaseTakeover) return undefined;
+  const takeover = await lockTakeover(holder, `plan ${planId}`);
+  if (!takeover) return undefined;
   try {
     // Read again under the takeover lock: a process that took over first has written its own name by now.
     const now = readHolder(holder);
     if (now?.run !== dead.run || now.pid !== dead.pid) return undefined;
+    takeover.assertHeld();
     // The name first: until the next holder writes its own, no later takeover may read the dead one's and clear a live claim.
     rmSync(holder, { force: true });
     rmSync(`${holder}.lock`, { recursive: true, force: true });
     return await lockOrRefused(lockfile, holder, options);
   } finally {
-    await releaseTakeover();
+    await takeover.release();
   }
 }
 

@@ -5,15 +5,11 @@ import path from 'node:path';
 import { z } from 'zod';
 import { HandbookError } from '../errors.js';
 import { isRunning } from './process-running.js';
+import { lockTakeover } from './takeover-lock.js';
 
 const OWNER_FILE = 'owner.json';
 const ownerSchema = z.object({ pid: z.number().int().positive(), host: z.string() });
 type Owner = z.output<typeof ownerSchema>;
-
-/** A takeover holds its lock for a few file operations; proper-lockfile's shortest stale time. */
-const TAKEOVER_STALE_MS = 2_000;
-/** About twice the stale time, so that a takeover lock left by a process killed while holding it is waited out rather than refused. */
-const TAKEOVER_RETRIES = { retries: 50, minTimeout: 20, maxTimeout: 100 };
 
 /**
  * Claims a run folder for this process while it runs the run, so that `resume` refuses a run
@@ -26,15 +22,8 @@ export async function claimRun(folder: string, runId: string): Promise<() => voi
   if (createClaim(file)) return releaseOf(file);
   // Two resumes that both found the owner dead each cleared the claim and made their own, the
   // second clearing the first's, so both ran the run: a takeover happens one process at a time.
-  // Loaded here, not at import, for the reason the journal's lock gives (signal-exit takes over every signal as it loads).
-  const { default: lockfile } = await import('proper-lockfile');
-  let releaseTakeover: () => Promise<void>;
-  try {
-    releaseTakeover = await lockfile.lock(file, { realpath: false, lockfilePath: `${file}.takeover`, stale: TAKEOVER_STALE_MS, retries: TAKEOVER_RETRIES });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ELOCKED') throw claimedMeanwhile(runId);
-    throw error;
-  }
+  const takeover = await lockTakeover(file, `run ${runId}`);
+  if (!takeover) throw claimedMeanwhile(runId);
   try {
     // The owner may have ended and released the run while this process waited for the lock.
     if (createClaim(file)) return releaseOf(file);
@@ -43,11 +32,12 @@ export async function claimRun(folder: string, runId: string): Promise<() => voi
     if (owner && owner.host === hostname() && isRunning(owner.pid)) {
       throw new HandbookError('INVALID_INPUT', `run ${runId} is still running (process ${owner.pid})`, 'wait for it to end, or stop it with Ctrl-C, then resume it');
     }
+    takeover.assertHeld();
     // In one step: a new claim made while the dead one was gone would be overwritten unseen.
     renameSync(writeClaim(file), file);
     return releaseOf(file);
   } finally {
-    await releaseTakeover();
+    await takeover.release();
   }
 }
 

@@ -13,30 +13,38 @@ vi.mock('node:fs', async (importOriginal) => {
 
 const realReadFileSync = (await vi.importActual<typeof import('node:fs')>('node:fs')).readFileSync;
 
-/** Runs `rival` right after the first read of a claim, before the reader acts on what it read: the moment two claims meet. */
-function rivalAfterFirstClaimRead(rival: () => void): void {
+/** Runs `act` right after the first read of a claim, before the reader acts on what it read: the moment two claims meet. */
+function atFirstClaimRead(act: () => void): void {
   let fired = false;
   vi.mocked(fs.readFileSync).mockImplementation(((file: fs.PathOrFileDescriptor, options?: never) => {
     const text = realReadFileSync(file, options);
     if (!fired && typeof file === 'string' && path.basename(file) === 'owner.json') {
       fired = true;
-      rival();
+      act();
     }
     return text;
   }) as typeof fs.readFileSync);
 }
 
+/** A claim left by a process that has ended, so the next claim takes the run over. */
+function deadOwnersClaim(folder: string): void {
+  const dead = spawnSync(process.execPath, ['-e', '']).pid;
+  fs.writeFileSync(path.join(folder, 'owner.json'), JSON.stringify({ pid: dead, host: hostname() }));
+}
+
 describe('the claim on a run', () => {
-  afterEach(() => vi.mocked(fs.readFileSync).mockImplementation(realReadFileSync));
+  afterEach(() => {
+    vi.mocked(fs.readFileSync).mockImplementation(realReadFileSync);
+    vi.restoreAllMocks();
+  });
 
   // Each cleared the dead claim and made its own, the second clearing the first's, so both resumes ran the run.
   it('goes to exactly one of two claims that both find its owner dead; the other is refused naming the run', async () => {
     const folder = scratchDirectory();
-    const dead = spawnSync(process.execPath, ['-e', '']).pid;
-    fs.writeFileSync(path.join(folder, 'owner.json'), JSON.stringify({ pid: dead, host: hostname() }));
+    deadOwnersClaim(folder);
     const claim = (): Promise<unknown> => (async () => claimRun(folder, 'run-1'))();
     let rival: Promise<unknown> | undefined;
-    rivalAfterFirstClaimRead(() => {
+    atFirstClaimRead(() => {
       rival = claim();
     });
     const first = await Promise.allSettled([claim()]);
@@ -47,4 +55,29 @@ describe('the claim on a run', () => {
     expect(JSON.parse(realReadFileSync(path.join(folder, 'owner.json'), 'utf8'))).toEqual({ pid: process.pid, host: hostname() });
     expect(fs.readdirSync(folder)).toEqual(['owner.json']);
   });
+
+  // From the stale time on, another process may judge the takeover lock abandoned, take it and claim the run: overwriting its claim would let both run the run.
+  it('is not taken over by a takeover that held its lock past the time another process may judge it abandoned', async () => {
+    const folder = scratchDirectory();
+    deadOwnersClaim(folder);
+    const dead = realReadFileSync(path.join(folder, 'owner.json'), 'utf8');
+    const now = Date.now.bind(Date);
+    // The holder stalls (a loaded machine) between reading the dead claim and replacing it.
+    atFirstClaimRead(() => vi.spyOn(Date, 'now').mockImplementation(() => now() + 60_000));
+    await expect(claimRun(folder, 'run-1')).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringMatching(/^gave up taking over run run-1, as another process may be taking it over too: it waited for and held its lock .*owner\.json\.takeover for \d+ ms/),
+    });
+    expect(realReadFileSync(path.join(folder, 'owner.json'), 'utf8')).toBe(dead);
+    expect(fs.readdirSync(folder)).toEqual(['owner.json']);
+  });
+
+  // A holder slowed by a loaded machine stops refreshing its lock for a while; waiting past the stale time took its lock while it worked.
+  it('waits for a takeover in progress and then is refused, leaving the takeover its lock', async () => {
+    const folder = scratchDirectory();
+    deadOwnersClaim(folder);
+    fs.mkdirSync(path.join(folder, 'owner.json.takeover'));
+    await expect(claimRun(folder, 'run-1')).rejects.toMatchObject({ code: 'INVALID_INPUT', message: 'run run-1 was claimed by another process at the same moment' });
+    expect(fs.readdirSync(folder).sort()).toEqual(['owner.json', 'owner.json.takeover']);
+  }, 20_000);
 });
