@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { linkSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
@@ -8,6 +8,8 @@ import { isRunning } from './process-running.js';
 import { lockTakeover } from './takeover-lock.js';
 
 const OWNER_FILE = 'owner.json';
+/** writeClaim's files: the owner file's name, then the writer's process, machine and a random id. */
+const WRITTEN_CLAIM = /^owner\.json\.(\d+)\.(.*)\.[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/;
 const ownerSchema = z.object({ pid: z.number().int().positive(), host: z.string() });
 type Owner = z.output<typeof ownerSchema>;
 
@@ -19,6 +21,7 @@ type Owner = z.output<typeof ownerSchema>;
  */
 export async function claimRun(folder: string, runId: string): Promise<() => void> {
   const file = path.join(folder, OWNER_FILE);
+  removeDeadWritersClaims(file);
   if (createClaim(file)) return releaseOf(file);
   // Two resumes that both found the owner dead each cleared the claim and made their own, the
   // second clearing the first's, so both ran the run: a takeover happens one process at a time.
@@ -41,9 +44,13 @@ export async function claimRun(folder: string, runId: string): Promise<() => voi
   }
 }
 
-/** This process's claim in a file of its own, written whole, so that no reader ever finds a claim half-written. */
+/**
+ * This process's claim in a file of its own, written whole, so that no reader ever finds a claim
+ * half-written. Named for its writer: one that a process killed before it linked or removed it left
+ * behind is then told from one being linked now.
+ */
 function writeClaim(file: string): string {
-  const written = `${file}.${randomUUID()}`;
+  const written = `${file}.${process.pid}.${hostname()}.${randomUUID()}`;
   writeFileSync(written, JSON.stringify({ pid: process.pid, host: hostname() } satisfies Owner), { flag: 'wx' });
   return written;
 }
@@ -60,6 +67,22 @@ function createClaim(file: string): boolean {
   } finally {
     rmSync(written, { force: true });
   }
+}
+
+/** Each claim cut off by a kill between writing its file and linking or removing it would leave one more file in the run folder. */
+function removeDeadWritersClaims(file: string): void {
+  const folder = path.dirname(file);
+  for (const name of readdirSync(folder)) {
+    const writer = writerOf(name);
+    // Only the dead: a live claimer links or removes its own, and another machine's processes cannot be checked from here.
+    if (writer && writer.host === hostname() && !isRunning(writer.pid)) rmSync(path.join(folder, name), { force: true });
+  }
+}
+
+/** The writer a claim's own file is named for, when `name` is one (writeClaim's). */
+function writerOf(name: string): Owner | undefined {
+  const match = WRITTEN_CLAIM.exec(name);
+  return match ? { pid: Number(match[1]), host: match[2]! } : undefined;
 }
 
 function releaseOf(file: string): () => void {

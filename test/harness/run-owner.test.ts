@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
@@ -80,4 +81,17 @@ describe('the claim on a run', () => {
     await expect(claimRun(folder, 'run-1')).rejects.toMatchObject({ code: 'INVALID_INPUT', message: 'run run-1 was claimed by another process at the same moment' });
     expect(fs.readdirSync(folder).sort()).toEqual(['owner.json', 'owner.json.takeover']);
   }, 20_000);
+
+  // Each claim cut off between writing its own file and linking or removing it left one more in the run folder.
+  it("removes the files of claims whose writers died on this machine, and no other's", async () => {
+    const folder = scratchDirectory();
+    const dead = spawnSync(process.execPath, ['-e', '']).pid;
+    const left = `owner.json.${dead}.${hostname()}.${randomUUID()}`;
+    const beingLinked = `owner.json.${process.pid}.${hostname()}.${randomUUID()}`;
+    const otherMachines = `owner.json.${dead}.elsewhere.example.${randomUUID()}`;
+    for (const name of [left, beingLinked, otherMachines]) fs.writeFileSync(path.join(folder, name), '');
+    const release = await claimRun(folder, 'run-1');
+    expect(fs.readdirSync(folder).sort()).toEqual([beingLinked, otherMachines, 'owner.json'].sort());
+    release();
+  });
 });
