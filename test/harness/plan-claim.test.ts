@@ -41,6 +41,9 @@ function takeoverLockTakenMidway(): void {
     if (takeoverLock) {
       fs.rmSync(takeoverLock, { recursive: true });
       fs.mkdirSync(takeoverLock);
+      // Set apart from the holder's own time, which a lock made in the same clock tick could share.
+      const taken = new Date(Date.now() - 60_000);
+      fs.utimesSync(takeoverLock, taken, taken);
       await foundOut;
     }
     return realLock(file, options);
