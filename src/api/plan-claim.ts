@@ -1,4 +1,4 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { HandbookError } from '../errors.js';
 import { plansFolder } from '../plan/plan-store.js';
 import { makeFolder } from '../text/make-folder.js';
+import { readJsonIfValid } from '../text/read-json-input.js';
 import { isRunning } from './process-running.js';
 import { lockTakeover } from './takeover-lock.js';
 
@@ -109,10 +110,5 @@ async function holderOf(holder: string): Promise<Holder | undefined> {
 
 /** None while its holder has yet to write it, or when it cannot be read. */
 function readHolder(holder: string): Holder | undefined {
-  try {
-    const parsed = holderSchema.safeParse(JSON.parse(readFileSync(holder, 'utf8')));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
+  return readJsonIfValid(holder, holderSchema);
 }

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { linkSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { HandbookError } from '../errors.js';
+import { readJsonIfValid } from '../text/read-json-input.js';
 import { isRunning } from './process-running.js';
 import { lockTakeover } from './takeover-lock.js';
 
@@ -100,10 +101,5 @@ function claimedMeanwhile(runId: string): HandbookError {
 
 /** Who claims the run; a claim that cannot be read (one a crash cut off as it was written) is no one's. */
 function ownerOf(file: string): Owner | undefined {
-  try {
-    const parsed = ownerSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
+  return readJsonIfValid(file, ownerSchema);
 }

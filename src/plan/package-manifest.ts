@@ -1,6 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { readJsonIfValid } from '../text/read-json-input.js';
 
 /**
  * The parts of a package.json that choosing and judging a test command reads. Each part falls
@@ -17,13 +17,7 @@ export type PackageManifest = z.output<typeof manifestSchema>;
 /** A folder's package.json as far as tests go; a missing or unreadable one is no manifest, not a crash. */
 export function readPackageManifest(folder: string): PackageManifest {
   const file = path.join(folder, 'package.json');
-  if (!existsSync(file)) return {};
-  try {
-    const parsed = manifestSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
-    return parsed.success ? parsed.data : {};
-  } catch {
-    return {};
-  }
+  return readJsonIfValid(file, manifestSchema) ?? {};
 }
 
 export function hasTestScript(manifest: PackageManifest): boolean {

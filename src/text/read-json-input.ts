@@ -21,3 +21,13 @@ export function readJsonInput<T>(file: string, schema: z.ZodType<T>, what: strin
   }
   return parsed.data;
 }
+
+/** A JSON file this tool wrote or reads in passing (a claim, a manifest): one that is missing, cut off or not of the schema is none. */
+export function readJsonIfValid<T>(file: string, schema: z.ZodType<T>): T | undefined {
+  try {
+    const parsed = schema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
