@@ -5,17 +5,22 @@ import { PathRefused } from '../workspace.js';
 import type { ToolContract, ToolOutput } from '../tool-contract.js';
 import { unreadable } from './read-tools.js';
 
+/** What every tool that writes through the journal promises: one attempt, never repeated, and time to wait its turn at the journal. */
+const JOURNALED_WRITE = {
+  effect: 'write',
+  repeatSafe: false,
+  // Longer than the journal's lock wait: a write must not be given up while it waits its turn.
+  timeoutMs: 30_000,
+  retries: 0,
+} as const;
+
 const editFileInput = z.object({ path: z.string().min(1), old_text: z.string().min(1, 'old_text is empty: quote the exact text to replace'), new_text: z.string() }).strict();
 
 export const editFileTool: ToolContract<z.output<typeof editFileInput>, ToolContext> = {
   name: 'edit_file',
   description: 'Replace one exact, unique occurrence of old_text in a file with new_text. Read the region first; include enough surrounding lines to make old_text unique.',
   input: editFileInput,
-  effect: 'write',
-  repeatSafe: false,
-  // Longer than the journal's lock wait: a write must not be given up while it waits its turn.
-  timeoutMs: 30_000,
-  retries: 0,
+  ...JOURNALED_WRITE,
   approval: 'auto',
   run: async (input, context, signal) => {
     const read = context.workspace.readText(input.path, 'write');
@@ -59,11 +64,7 @@ export const createFileTool: ToolContract<z.output<typeof createFileInput>, Tool
   name: 'create_file',
   description: 'Create a new file with the given content. Refuses to overwrite an existing file: change existing files with edit_file.',
   input: createFileInput,
-  effect: 'write',
-  repeatSafe: false,
-  // Longer than the journal's lock wait: a write must not be given up while it waits its turn.
-  timeoutMs: 30_000,
-  retries: 0,
+  ...JOURNALED_WRITE,
   approval: 'auto',
   run: async (input, context, signal) => {
     const target = context.workspace.resolve(input.path, 'write');
@@ -86,11 +87,7 @@ export const deleteFileTool: ToolContract<z.output<typeof deleteFileInput>, Tool
   name: 'delete_file',
   description: 'Delete a file of the repository.',
   input: deleteFileInput,
-  effect: 'write',
-  repeatSafe: false,
-  // Longer than the journal's lock wait: a write must not be given up while it waits its turn.
-  timeoutMs: 30_000,
-  retries: 0,
+  ...JOURNALED_WRITE,
   approval: 'ask',
   run: async (input, context, signal) => {
     const existing = context.workspace.readFile(input.path, 'write');
