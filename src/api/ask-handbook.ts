@@ -30,6 +30,8 @@ export interface AskLocation {
   symbol: string;
   line: number;
   endLine: number;
+  /** The content hash of the code as it stands now (the stored one unless it changed): `resolve` with file, symbol and hash later tells whether that code is still there. */
+  hash: string;
   stage: string | null;
   score: number;
   why: string;
@@ -101,6 +103,7 @@ export async function askHandbook(root: string, request: string, options: AskOpt
         ...(resolved.movedTo ?? { file: candidate.unit.file, symbol: candidate.unit.symbol }),
         line: resolved.line,
         endLine: resolved.endLine,
+        hash: resolved.hash,
         stage: candidate.stage ?? null,
         score: Math.round((candidate.score / top) * 1000) / 1000,
         why: `${candidate.why}${sinceBuild(resolved.status, candidate.unit.id)}`,

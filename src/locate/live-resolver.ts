@@ -5,8 +5,7 @@ import { type LeftOut, leftOutReason, type LiveSourceReader } from './live-sourc
 
 export type LocatorStatus = 'fresh' | 'changed' | 'moved' | 'frozen';
 
-export interface ResolvedLocation {
-  status: LocatorStatus;
+interface ResolvedPlace {
   /** Where the code stands now: in the unit's own file, or in `movedTo.file` when it moved. */
   line: number;
   endLine: number;
@@ -15,6 +14,12 @@ export interface ResolvedLocation {
   /** Set when moved: the one place that now holds the unit's exact code. */
   movedTo?: { file: string; symbol: string };
 }
+
+/**
+ * A unit as it stands on disk now. Live code comes with its hash, so a reader can hand out a
+ * locator that `resolve` later judges against that code, not against the build; frozen code has none.
+ */
+export type ResolvedLocation = ResolvedPlace & ({ status: 'frozen' } | { status: Exclude<LocatorStatus, 'frozen'>; hash: string });
 
 interface LiveUnit {
   symbol: string;
@@ -58,10 +63,10 @@ export class LiveResolver {
 
   async resolve(unit: Unit): Promise<ResolvedLocation> {
     const live = await this.fileOf(unit.file);
-    if (live.kind === 'unchanged') return { status: 'fresh', line: unit.startLine, endLine: unit.endLine };
+    if (live.kind === 'unchanged') return { status: 'fresh', line: unit.startLine, endLine: unit.endLine, hash: unit.hash };
     const found = live.kind === 'parsed' ? live.units.get(unit.symbol) : undefined;
-    if (found?.hash === unit.hash) return { status: 'fresh', line: found.startLine, endLine: found.endLine };
-    if (found) return { status: 'changed', line: found.startLine, endLine: found.endLine, reason: `${unit.symbol} changed since the build` };
+    if (found?.hash === unit.hash) return { status: 'fresh', line: found.startLine, endLine: found.endLine, hash: found.hash };
+    if (found) return { status: 'changed', line: found.startLine, endLine: found.endLine, hash: found.hash, reason: `${unit.symbol} changed since the build` };
     const gone = live.kind === 'parsed' ? `${unit.symbol} is no longer in ${unit.file}` : leftOutReason(unit.file, live);
     const places = (await this.codeChangedSinceBuild()).get(unit.hash) ?? [];
     if (places.length !== 1) return { status: 'frozen', line: unit.startLine, endLine: unit.endLine, reason: gone };
@@ -70,6 +75,7 @@ export class LiveResolver {
       status: 'moved',
       line: place.startLine,
       endLine: place.endLine,
+      hash: place.hash,
       reason: `${gone}; the same code is now ${place.file}#${place.symbol}`,
       movedTo: { file: place.file, symbol: place.symbol },
     };

@@ -49,7 +49,7 @@ export function registerHandbookTools(server: McpServer, fresh: FreshHandbook, l
   define('ask', {
     title: 'Find where a behaviour is implemented',
     description:
-      'Find every place in this repository that implements a behaviour. Give a request in plain words ("where are secrets masked before logging?", "what stops the agent loop?"); get the matching code ranked best first, each with file, symbol, start and end line, the execution stage it belongs to, and why it matched. Every location is checked against the files on disk before it is returned. Use this first when you need to know where to look; then call entry on a location for its callers and callees.',
+      'Find every place in this repository that implements a behaviour. Give a request in plain words ("where are secrets masked before logging?", "what stops the agent loop?"); get the matching code ranked best first, each with file, symbol, start and end line, content hash, the execution stage it belongs to, and why it matched. Every location is checked against the files on disk before it is returned. Use this first when you need to know where to look; then call entry on a location for its callers and callees. Keep the hash: resolve with file, symbol and hash tells you later whether that code changed or moved.',
     input: schemas.askInput,
     output: schemas.askOutput,
     annotations: READS,
@@ -196,7 +196,7 @@ export function registerHandbookTools(server: McpServer, fresh: FreshHandbook, l
   define('resolve', {
     title: 'Check a locator against the live code',
     description:
-      'Check where a locator from an earlier answer points now. Give file and symbol, and the hash if you have it (entry and plan give hashes). The answer is fresh (the code is there as given), changed (the symbol is there but its code was edited; the live lines are given), moved (the same code now stands elsewhere; movedTo says where) or frozen (it is gone; reason says why), judged against the files on disk this moment. Call it before editing at lines you were given a while ago.',
+      'Check where a locator from an earlier answer points now. Give file and symbol, and the hash if you have it (ask, entry and plan give hashes). The answer is fresh (the code is there as given), changed (the symbol is there but its code was edited; the live lines are given), moved (the same code now stands elsewhere; movedTo says where) or frozen (it is gone; reason says why), judged against the files on disk this moment. Call it before editing at lines you were given a while ago.',
     input: schemas.resolveInput,
     output: schemas.resolveOutput,
     annotations: READS,

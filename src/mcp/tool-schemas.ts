@@ -53,6 +53,7 @@ export const askOutput = z.object({
       symbol: z.string().describe('Dotted name inside the file, e.g. AgentLoop.run.'),
       line,
       endLine: line,
+      hash: contentHash.describe('Content hash of the code as it stands now; pass it with file and symbol to resolve later to learn whether that code changed or moved.'),
       stage: z.string().nullable().describe('The execution stage the code belongs to.'),
       score: z.number().describe('Relevance relative to the best location (1).'),
       why: z.string(),
@@ -177,7 +178,7 @@ export const resolveInput = z
   .object({
     file: filePath.describe('Path from the repository root, as an earlier answer gave it.'),
     symbol: name.describe('Dotted name inside the file, e.g. AgentLoop.run.'),
-    hash: contentHash.optional().describe('The hash the earlier answer gave (entry returns it). With it a change is told apart from no change, and a move to another place is followed.'),
+    hash: contentHash.optional().describe('The hash the earlier answer gave (ask, entry and plan return it). With it a change is told apart from no change, and a move to another place is followed.'),
   })
   .strict();
 

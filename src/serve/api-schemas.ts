@@ -105,6 +105,7 @@ export const askResponseSchema = z.strictObject({
       symbol: z.string(),
       line,
       endLine: line,
+      hash: z.string(),
       stage: z.string().nullable(),
       score: z.number(),
       why: z.string(),

@@ -83,8 +83,11 @@ describe('handbook CLI', () => {
     expect(result.request).toBe('where are secrets masked?');
     expect(result.frozen).toBe(0);
     expect(result.locations).toHaveLength(5);
+    // The hash is the stored one while the code is as built: a script passes it to resolve to learn later whether that code changed.
+    const stored = new Map((JSON.parse(handbook(['graph', 'export', '--repo', repo]).stdout).units as Array<{ id: string; hash: string }>).map((unit) => [unit.id, unit.hash]));
     for (const location of result.locations) {
-      expect(Object.keys(location).sort()).toEqual(['endLine', 'file', 'line', 'score', 'stage', 'status', 'symbol', 'why']);
+      expect(Object.keys(location).sort()).toEqual(['endLine', 'file', 'hash', 'line', 'score', 'stage', 'status', 'symbol', 'why']);
+      expect(location.hash).toBe(stored.get(`${location.file}#${location.symbol}`));
     }
     expect(result.locations[0].score).toBe(1);
     const human = handbook(['ask', 'where are secrets masked?', '--repo', repo, '--limit', '5']);

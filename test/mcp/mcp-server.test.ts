@@ -249,6 +249,30 @@ describe('handbook mcp', () => {
     expect(protocolErrors).toEqual([]);
   });
 
+  it('ask gives each location a hash that resolve takes back: fresh as answered, changed once the body is edited', async () => {
+    const edited = builtCopy();
+    const { client, protocolErrors } = await connect(edited);
+    const request = 'where are secrets masked before logging?';
+    const asked = await call(client, 'ask', { request, limit: 5 });
+    expect(asked.locations).toHaveLength(5);
+    for (const { file, symbol, line, endLine, hash } of asked.locations) {
+      expect(hash).toMatch(/^[0-9a-f]{16}$/);
+      expect(await call(client, 'resolve', { file, symbol, hash })).toMatchObject({ file, symbol, status: 'fresh', line, endLine, hash });
+    }
+
+    const mask = asked.locations.find((location: { symbol: string }) => location.symbol === 'maskSecrets');
+    const secrets = path.join(edited, 'src/security/secrets.ts');
+    writeFileSync(secrets, readFileSync(secrets, 'utf8').replace('let masked = text;', 'let masked = text.trim();'));
+    const changed = await call(client, 'resolve', { file: mask.file, symbol: mask.symbol, hash: mask.hash });
+    expect(changed).toMatchObject({ status: 'changed', line: mask.line, endLine: mask.endLine, reason: 'maskSecrets changed since that locator was taken' });
+    expect(changed.hash).not.toBe(mask.hash);
+    // Synced before it answers, ask now gives the edited code's hash, which resolve finds fresh.
+    const again = (await call(client, 'ask', { request })).locations.find((location: { symbol: string }) => location.symbol === 'maskSecrets');
+    expect(again).toMatchObject({ status: 'fresh', hash: changed.hash });
+    expect(await call(client, 'resolve', { file: again.file, symbol: again.symbol, hash: again.hash })).toMatchObject({ status: 'fresh' });
+    expect(protocolErrors).toEqual([]);
+  });
+
   it('resolve judges a file analysis now leaves out as status does: neither code to parse nor a path to refuse', async () => {
     const edited = builtCopy();
     const { client } = await connect(edited);

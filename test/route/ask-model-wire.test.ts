@@ -101,6 +101,8 @@ describe.each(WIRES)('ask with a model at the wire ($name)', (wire) => {
     expect(result.model).toEqual({ spec: wire.options('').model, candidates: offline.locations.length, kept: 2 });
     expect(result.locations.map((location) => location.symbol)).toEqual(['Logger.write', 'maskSecrets']);
     expect(result.locations[0]).toMatchObject({ file: 'src/observability/logger.ts', status: 'fresh', score: 1 });
+    // A model reorders the live candidates; what resolve checks them by comes with each unchanged.
+    for (const location of result.locations) expect(location.hash).toBe(offline.locations.find((candidate) => candidate.symbol === location.symbol)!.hash);
     expect(result.locations[1]!.why).toMatch(/replaces credentials with a mask \(router: .*maskSecrets/);
     expect(result.note).toBeUndefined();
   });

@@ -4,7 +4,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { askHandbook } from '../../src/api/ask-handbook.js';
 import { buildHandbook } from '../../src/api/build-handbook.js';
 import { handbookStatus } from '../../src/api/handbook-status.js';
+import { openHandbook } from '../../src/api/open-handbook.js';
 import { HandbookError } from '../../src/errors.js';
+import { resolveLocator } from '../../src/mcp/resolve-locator.js';
 import { copyOfFixture, FIXTURE, scratchDirectory } from '../helpers/paths.js';
 
 let database: string;
@@ -86,6 +88,13 @@ describe('ask on the fixture harness, in a maintainer’s words', () => {
     for (const term of feedback) expect(term.weight).toBeLessThanOrEqual(0.3);
   });
 
+  it('gives each location the hash the handbook stored for its unit while the code is as built', async () => {
+    const { result } = await ask('where are credentials redacted before they are written anywhere?');
+    const { graph } = openHandbook(FIXTURE, { database });
+    expect(result.locations.length).toBeGreaterThan(0);
+    for (const location of result.locations) expect(location.hash).toBe(graph.getUnitOrThrow(`${location.file}#${location.symbol}`).hash);
+  });
+
   it('gives the same answer twice', async () => {
     const first = await ask('where is the approval prompt shown to the user?');
     const second = await ask('where is the approval prompt shown to the user?');
@@ -116,6 +125,28 @@ describe('ask against the live code', () => {
     expect(result.locations.every((location) => location.status === 'fresh' || location.status === 'changed')).toBe(true);
   });
 
+  it('gives an edited unit the hash of its code as it stands now, which resolve takes back as fresh, not the stored one', async () => {
+    const repo = copyOfFixture();
+    const db = path.join(scratchDirectory(), 'handbook.db');
+    await buildHandbook(repo, { database: db });
+    const handbook = openHandbook(repo, { database: db });
+    const stored = handbook.graph.getUnitOrThrow('src/security/secrets.ts#maskSecrets').hash;
+    const file = path.join(repo, 'src/security/secrets.ts');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('let masked = text;', 'let masked = text.trim();'));
+
+    const result = await askHandbook(repo, 'where are secrets masked?', { database: db });
+    const mask = result.locations.find((location) => location.symbol === 'maskSecrets')!;
+    expect(mask).toMatchObject({ file: 'src/security/secrets.ts', line: 27, endLine: 37, status: 'changed' });
+    expect(mask.hash).not.toBe(stored);
+    const { file: at, symbol, hash } = mask;
+    expect(await resolveLocator(handbook, { file: at, symbol })).toMatchObject({ status: 'fresh', hash });
+    expect(await resolveLocator(handbook, { file: at, symbol, hash })).toMatchObject({ status: 'fresh', line: 27, endLine: 37 });
+    expect(await resolveLocator(handbook, { file: at, symbol, hash: stored })).toMatchObject({ status: 'changed' });
+    // The units around it kept their code, so they keep the stored hash.
+    const redact = result.locations.find((location) => location.symbol === 'redactValue')!;
+    expect(redact).toMatchObject({ status: 'fresh', hash: handbook.graph.getUnitOrThrow('src/security/secrets.ts#redactValue').hash });
+  });
+
   it('shows code whose file was renamed at its new place, as moved, agreeing with status; code copied to two places stays frozen', async () => {
     const repo = copyOfFixture();
     const db = path.join(scratchDirectory(), 'handbook.db');
@@ -132,6 +163,11 @@ describe('ask against the live code', () => {
       why: expect.stringMatching(/\(moved since the build from src\/tools\/shell\.ts#runShellTool\)$/),
     });
     expect(moved.locations.filter((location) => location.file === 'src/tools/shell.ts')).toEqual([]);
+    // Moved code is the same code: the stored hash, which resolve finds fresh at the new place.
+    const handbook = openHandbook(repo, { database: db });
+    const shell = moved.locations.find((location) => location.symbol === 'runShellTool')!;
+    expect(shell.hash).toBe(handbook.graph.getUnitOrThrow('src/tools/shell.ts#runShellTool').hash);
+    expect(await resolveLocator(handbook, { file: shell.file, symbol: shell.symbol, hash: shell.hash })).toMatchObject({ status: 'fresh', line: 27, endLine: 39 });
     expect((await handbookStatus(repo, { database: db })).counts).toMatchObject({ moved: 6, frozen: 0 });
 
     copyFileSync(path.join(repo, 'src/tools/shellTool.ts'), path.join(repo, 'src/tools/shellCopy.ts'));
