@@ -98,6 +98,18 @@ const watchOptionsSchema = z
     json: z.boolean().optional(),
   })
   .strict();
+/**
+ * rollback's count as typed. Past Number.MAX_SAFE_INTEGER, Number() rounds, and the refusal that
+ * followed named 1e+23 writes: a number the user never typed.
+ */
+function writeCount(text: string): number {
+  const count = Number(text);
+  if (!/^[1-9]\d*$/.test(text) || !Number.isSafeInteger(count)) {
+    throw new HandbookError('INVALID_INPUT', `rollback needs a positive whole number of writes up to ${Number.MAX_SAFE_INTEGER}, not "${text}"`, 'e.g. `handbook rollback 1`');
+  }
+  return count;
+}
+
 /** `handbook build ""` is a slip, not a request for the current folder. */
 function repositoryArgument(value: string): string {
   if (value.trim() === '') throw new HandbookError('INVALID_INPUT', 'the repository path is empty', 'pass a folder, or leave it out for the current one');
@@ -126,6 +138,9 @@ const serveOptionsSchema = z
 const LIMIT_RANGE = { error: 'a whole number from 1 to 500' };
 const askOptionsSchema = readOptionsSchema.extend({ limit: wholeNumber(z.coerce.number(LIMIT_RANGE).int(LIMIT_RANGE).min(1, LIMIT_RANGE).max(500, LIMIT_RANGE)).optional(), explain: z.boolean().optional(), model: given.optional(), timeout: timeoutOption });
 
+/** The longest --wall-clock: a week, well inside what the harness's deadline timer can hold (about 24 days). */
+const MAX_WALL_CLOCK_SECONDS = 604_800;
+const WALL_CLOCK_RANGE = { error: `a whole number of seconds from 1 to ${MAX_WALL_CLOCK_SECONDS} (a week)` };
 const runOptionsSchema = z
   .object({
     task: z.string().trim().min(1, EMPTY),
@@ -139,7 +154,7 @@ const runOptionsSchema = z
     toolMode: z.enum(TOOL_MODES).optional(),
     repo: given.default('.'),
     maxSteps: wholeNumber(z.coerce.number({ error: 'a whole number of steps' }).int().positive()).optional(),
-    wallClock: wholeNumber(z.coerce.number({ error: 'a whole number of seconds' }).int().positive()).optional(),
+    wallClock: wholeNumber(z.coerce.number(WALL_CLOCK_RANGE).int(WALL_CLOCK_RANGE).positive(WALL_CLOCK_RANGE).max(MAX_WALL_CLOCK_SECONDS, WALL_CLOCK_RANGE)).optional(),
     policy: given.optional(),
     json: z.boolean().optional(),
     quiet: z.boolean().optional(),
@@ -336,7 +351,7 @@ export function createProgram(): Command {
     .option('--scope <glob...>', 'where writes are allowed (default: anywhere in the repository)')
     .option('--repo <dir>', 'repository folder', '.')
     .option('--max-steps <n>', 'model turns before the task fails (default 24)')
-    .option('--wall-clock <seconds>', 'time before the task fails (default 1800)')
+    .option('--wall-clock <seconds>', `time before the task fails, at most ${MAX_WALL_CLOCK_SECONDS} (default 1800)`)
     .option('--tool-mode <mode>', `how the model calls tools: ${TOOL_MODES.join(' | ')} (default native)`)
     .option('--escalate <spec>', 'a stronger model to switch to when the harness keeps breaking loops')
     .option('--policy <file>', 'approval policy JSON: {"tools": {"run_command": "auto"}, "commands": {"allow": ["npm test"]}}')
@@ -599,8 +614,7 @@ export function createProgram(): Command {
     .option('--json', 'print JSON on stdout')
     .action(async (n: string, raw: unknown) => {
       const options = parseOptions(journalOptionsSchema, raw);
-      if (!/^[1-9]\d*$/.test(n)) throw new HandbookError('INVALID_INPUT', `rollback needs a positive whole number of writes, not "${n}"`, 'e.g. `handbook rollback 1`');
-      const report = await rollbackJournal(options.repo, Number(n));
+      const report = await rollbackJournal(options.repo, writeCount(n));
       if (options.json) printJson(report);
       else {
         for (const entry of report.restored) print(`restored ${entry.path} (seq ${entry.seq}, ${entry.kind}${entry.alreadyRestored ? ', the write had not reached the disk' : ''})`);

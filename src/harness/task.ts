@@ -54,10 +54,13 @@ export const exitCriteriaSchema = z.object({
 });
 export type ExitCriteria = z.output<typeof exitCriteriaSchema>;
 
+/** The longest a Node timer waits: a longer deadline fires after 1 ms and failed the task at once, or was refused as a bug. */
+export const MAX_WALL_CLOCK_MS = 2_147_483_647;
+
 export const limitsSchema = z.object({
   /** Model turns before the task fails. */
   maxSteps: z.number().int().positive().default(24),
-  wallClockMs: z.number().int().positive().default(30 * 60_000),
+  wallClockMs: z.number().int().positive().max(MAX_WALL_CLOCK_MS, { error: `at most ${MAX_WALL_CLOCK_MS} ms (about 24 days)` }).default(30 * 60_000),
   /** Turns in a row without progress against the exit criteria before the stall detector acts. */
   stallTurns: z.number().int().positive().default(8),
   /** The same call (tool and normalized arguments) this many times is blocked. */

@@ -91,11 +91,15 @@ describe('handbook rollback', () => {
   it('answers a bad N with one line on stderr, exit 2, and changes nothing', async () => {
     const repo = await journaledRepo();
     const cases: Array<[string, RegExp]> = [
-      ['0', /positive whole number of writes, not "0"/],
-      ['abc', /positive whole number of writes, not "abc"/],
+      ['0', /positive whole number of writes up to 9007199254740991, not "0"/],
+      ['abc', /positive whole number of writes up to 9007199254740991, not "abc"/],
       ['1.5', /positive whole number/],
-      ['-1', /positive whole number of writes, not "-1"/],
+      ['-1', /positive whole number of writes up to 9007199254740991, not "-1"/],
       ['4', /cannot roll back 4 writes: the journal holds 3 not rolled back yet/],
+      // Number() rounds these, and the refusal echoed a number nobody typed (1e+23, 9007199254740992).
+      ['99999999999999999999999', /^handbook: rollback needs a positive whole number of writes up to 9007199254740991, not "99999999999999999999999"/],
+      ['9007199254740993', /not "9007199254740993"/],
+      ['9007199254740991', /cannot roll back 9007199254740991 writes: the journal holds 3/],
     ];
     for (const [n, pattern] of cases) {
       const result = handbook(['rollback', n, '--repo', repo.root]);

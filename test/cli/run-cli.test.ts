@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { act, call, copyOfTaskFixture, FIX_REDACT, READ_REDACT, writeScript } from '../helpers/harness-run.js';
 import { PROJECT_ROOT, scratchDirectory } from '../helpers/paths.js';
-import { runCli } from '../helpers/cli-run.js';
+import { expectOneLineError, runCli } from '../helpers/cli-run.js';
 
 const handbook = (args: string[], env: NodeJS.ProcessEnv = process.env) => runCli(args, { env });
 
@@ -84,6 +84,21 @@ describe('handbook run', () => {
       expect(result.stderr).not.toMatch(/\n\s+at /);
       expect(result.stdout).toBe('');
       expect({ args, runs: runFolders(repo) }).toEqual({ args, runs: [] });
+    }
+  });
+
+  it('refuses a count or a wall clock past what it can hold, in one line, before a run folder exists', () => {
+    const repo = copyOfTaskFixture();
+    const script = writeScript([act(READ_REDACT)]);
+    const cases: Array<[string[], RegExp]> = [
+      [['--max-steps', '99999999999999999999999'], /^handbook: invalid option --max-steps: /],
+      // Past a timer's 24 days the deadline fired after 1 ms, and past 49 days Node refused it as a bug.
+      [['--wall-clock', '3000000'], /^handbook: invalid option --wall-clock: a whole number of seconds from 1 to 604800 \(a week\) \(/],
+      [['--wall-clock', '5000000'], /^handbook: invalid option --wall-clock: /],
+    ];
+    for (const [extra, pattern] of cases) {
+      expectOneLineError(handbook(['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', `script:${script}`, ...extra]), 2, pattern);
+      expect({ extra, runs: runFolders(repo) }).toEqual({ extra, runs: [] });
     }
   });
 });

@@ -33,6 +33,7 @@ describe('the run folder', () => {
       [{ model: script, policy: '/no/such/policy.json' }, /approval policy \/no\/such\/policy\.json does not exist/],
       [{ model: script, toolSet: 'reviewer' as never }, /unknown tool set "reviewer"/],
       [{ model: script, maxTokens: 1.5 }, /maxTokens must be a positive integer/],
+      [{ model: script, task: { ...TASK, limits: { wallClockMs: 3_000_000_000 } } }, /the task is not valid at limits\.wallClockMs: at most 2147483647 ms/],
     ];
     for (const [options, message] of refusals) {
       await expect(runTask(repo, { task: TASK, model: script, ...options })).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(message) });

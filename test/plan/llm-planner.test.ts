@@ -208,8 +208,10 @@ describe('the llm planner', () => {
     expect(runFolders()).toEqual(['an-earlier-run']);
 
     const model = recordingModel([act(call('overview'))]);
-    await expect(planWithModel(repo, REQUEST, { provider: model.provider, maxSteps: 0 })).rejects.toMatchObject({ code: 'INVALID_INPUT', message: 'maxSteps must be a positive integer, not 0' });
-    await expect(planWithModel(repo, REQUEST, { provider: model.provider, maxTokens: 2.5 })).rejects.toMatchObject({ code: 'INVALID_INPUT', message: 'maxTokens must be a positive integer, not 2.5' });
+    await expect(planWithModel(repo, REQUEST, { provider: model.provider, maxSteps: 0 })).rejects.toMatchObject({ code: 'INVALID_INPUT', message: 'maxSteps must be a positive integer up to 9007199254740991, not 0' });
+    await expect(planWithModel(repo, REQUEST, { provider: model.provider, maxTokens: 2.5 })).rejects.toMatchObject({ code: 'INVALID_INPUT', message: 'maxTokens must be a positive integer up to 9007199254740991, not 2.5' });
+    // Past the safe range the task schema refused it instead, with a zod dump the CLI called a bug.
+    await expect(planWithModel(repo, REQUEST, { provider: model.provider, maxSteps: 2 ** 64 })).rejects.toMatchObject({ code: 'INVALID_INPUT', message: 'maxSteps must be a positive integer up to 9007199254740991, not 18446744073709552000' });
     expect(model.requests).toHaveLength(0);
     expect(runFolders()).toEqual(['an-earlier-run']);
 
