@@ -21,6 +21,11 @@ export class DebouncedRunner {
 
   notify(): void {
     this.notices += 1;
+    this.wake();
+  }
+
+  /** Owes a run after the quiet time, as a notice does, without counting as one: for a hint that something may have changed. */
+  wake(): void {
     this.request(performance.now() + this.quietMs);
   }
 

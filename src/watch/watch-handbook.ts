@@ -46,7 +46,10 @@ export interface WatchReadyEvent extends EventTime {
 
 export interface WatchSyncEvent extends EventTime {
   type: 'sync';
-  /** File events this sync covers; 0 for the catch-up sync when watching begins. */
+  /**
+   * File changes (an add, change or removal chokidar reported) this sync covers: one per edit. 0
+   * for the catch-up sync when watching begins, and for one only the system's own notices woke.
+   */
   events: number;
   /** Nothing had changed; nothing was written. */
   upToDate: boolean;
@@ -161,13 +164,14 @@ export async function watchHandbook(root: string, options: WatchOptions): Promis
   // chokidar drops a change that leaves the mtime where it was once the file was read since (it
   // takes it for a read), and a rewrite that puts the mtime back (`cp -p`, `rsync -t`) is one;
   // it follows a symlink once, so a link pointed at another file (`ln -sf`) raises no event.
-  // The system's own notices are never about a read, so they wake a sync too.
+  // The system's own notices are never about a read, so they wake a sync too; they come 2 to 4
+  // per edit (the folder's watch and the file's), so they are not counted as changes seen.
   watcher.on('raw', (_event, name, details) => {
     const watched = (details as { watchedPath?: unknown } | undefined)?.watchedPath;
     if (typeof watched !== 'string' || !name) return;
     // A folder's watch names the entry; a file's own watch names the file.
     const file = path.basename(watched) === name ? watched : path.join(watched, name);
-    if (counts(file)) runner.notify();
+    if (counts(file)) runner.wake();
   });
   watcher.on('error', (error) => emit({ type: 'error', ...describeError(error) }));
   await new Promise<void>((resolve) => watcher.once('ready', resolve));

@@ -28,6 +28,27 @@ function gatedJob() {
 }
 
 describe('DebouncedRunner', () => {
+  it('runs for a wake as for a notice, and counts only the notices', async () => {
+    const gated = gatedJob();
+    const runner = new DebouncedRunner(20, gated.job);
+    const start = gated.nextStart();
+    runner.wake();
+    runner.notify();
+    runner.wake();
+    runner.wake();
+    await start;
+    gated.finish();
+    await runner.idle();
+    expect(gated.runs).toEqual([1]);
+
+    const woken = gated.nextStart();
+    runner.wake();
+    await woken;
+    gated.finish();
+    await runner.idle();
+    expect(gated.runs).toEqual([1, 0]);
+  });
+
   it('runs again after a retry delay asked for during a run, with no notice in between', async () => {
     const gated = gatedJob();
     const runner = new DebouncedRunner(20, gated.job);
