@@ -70,7 +70,7 @@ export async function buildHandbook(root: string, options: BuildOptions = {}): P
     compiler: session.settings,
     outDirectories: session.outDirectories,
   };
-  const database = openDatabase(databasePath, { create: true });
+  const database = openDatabase(databasePath, 'create');
   const databaseFile = fileIdentity(databasePath);
   try {
     const stored = await storeAnalysis({

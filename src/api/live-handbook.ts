@@ -114,7 +114,7 @@ export class LiveHandbook {
     const absoluteRoot = assertRepositoryRoot(root);
     const databasePath = databasePathFor(absoluteRoot, options.database);
     if (!existsSync(databasePath)) throw new HandbookError('NO_HANDBOOK', `no handbook at ${databasePath}`, 'run `handbook build` first');
-    const database = openDatabase(databasePath, { create: true });
+    const database = openDatabase(databasePath, 'update');
     try {
       const generation = currentGenerationOrThrow(database);
       assertHandbookOf(absoluteRoot, databasePath, generation.root);

@@ -43,7 +43,7 @@ export function summaryAsRead(generation: GenerationInfo, root: string, database
 export function openHandbook(root: string, options: OpenHandbookOptions = {}): Handbook {
   const absoluteRoot = assertRepositoryRoot(root);
   const database = databasePathFor(absoluteRoot, options.database);
-  const connection = openDatabase(database, { create: false });
+  const connection = openDatabase(database, 'read');
   let rows: { generation: GenerationInfo; graph: ProgramGraphData; organized: OrganizedHandbook; searchTerms: Map<string, string> };
   try {
     // One read transaction, so one snapshot of the store: a build that switches to a new

@@ -80,7 +80,7 @@ function handbookOf(root: string, database: string, generation: GenerationInfo, 
 export function openRoutingHandbook(root: string, options: { database?: string; edgeKinds: readonly EdgeKind[] }): RoutingHandbook {
   const absoluteRoot = assertRepositoryRoot(root);
   const database = databasePathFor(absoluteRoot, options.database);
-  const connection = openDatabase(database, { create: false });
+  const connection = openDatabase(database, 'read');
   let generation: GenerationInfo;
   try {
     generation = currentGenerationOrThrow(connection);

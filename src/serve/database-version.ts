@@ -44,7 +44,7 @@ export class DatabaseVersion {
     if (identity !== this.identity) {
       this.close();
       if (identity === undefined) return undefined;
-      this.probe = openDatabase(this.file, { create: false });
+      this.probe = openDatabase(this.file, 'read');
       this.identity = identity;
       this.seen = true;
     }

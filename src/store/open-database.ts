@@ -50,6 +50,11 @@ function foreign(file: string): HandbookError {
   return new HandbookError('INVALID_INPUT', `${file} is not a handbook database`, ANOTHER_PATH_HINT);
 }
 
+/** Nothing a build wrote yet: the read commands, a sync and the servers refuse it in the same words. */
+function empty(file: string): HandbookError {
+  return new HandbookError('NO_HANDBOOK', `the handbook database at ${file} is empty`, 'run `handbook build` to write it');
+}
+
 function locked(file: string, cause: unknown): HandbookError | undefined {
   if (!(cause instanceof Error) || !/SQLITE_BUSY|database is locked/i.test(cause.message)) return undefined;
   return new HandbookError('DATABASE_LOCKED', `the handbook database at ${file} is locked by another process`, 'wait for the other build to finish and try again', { cause });
@@ -124,11 +129,13 @@ function refuseFolderAsDatabase(file: string): void {
  * For a server, which starts before a build and waits for one: a database path no build will ever
  * write, refused at once with the read commands' words instead of waited on for ever. That is a
  * folder, another application's SQLite file, or a file that is no SQLite database at all, which a
- * build refuses too (nothing says it was ours, so it is never offered for deletion). Everything a
- * build can still make a handbook of is let through: no file yet, an empty one, an older
- * handbook, and a handbook of ours damaged past its header, whose refusal on every answer says to
- * delete it and build again, which the running server then follows. A lock or a permission
- * problem is left to the answers too: it can pass while the server runs.
+ * build refuses too (nothing says it was ours, so it is never offered for deletion). An empty file
+ * is refused as the read commands refuse it, telling the user to build: a build writes its schema
+ * the moment it opens the file, so an empty one was made by hand (touch, mktemp) or by a build
+ * killed in that moment, not one a build is writing. Let through is what the server can wait on or
+ * follow: no file yet, where the first build writes, an older handbook, and a handbook of ours
+ * damaged past its header, whose refusal on every answer says to delete it and build again. A lock
+ * or a permission problem is left to the answers too: it can pass while the server runs.
  */
 export function refuseUnbuildableDatabase(file: string): void {
   refuseFolderAsDatabase(file);
@@ -151,33 +158,42 @@ export function refuseUnbuildableDatabase(file: string): void {
     database.close();
   }
   if (kind === 'foreign') throw foreign(file);
+  if (kind === 'empty') throw empty(file);
 }
 
 /**
- * Opens (or, for writing, creates) the handbook database in WAL mode, checks that it is a
- * database this version understands, and runs pending migrations. Nothing is written to a file
- * that is not a handbook database.
+ * What a caller may do to the database file: read a built handbook; update one (a sync), which
+ * migrates an older handbook; or create one (a build), which also writes into a missing or empty
+ * file. Only a build makes a handbook of an empty file: a sync (or a server's watcher) that did
+ * wrote a schema into a file a user had made, then refused it as holding no build.
  */
-export function openDatabase(file: string, options: { create: boolean }): HandbookDatabase {
+export type DatabaseAccess = 'read' | 'update' | 'create';
+
+/**
+ * Opens (or, for a build, creates) the handbook database in WAL mode, checks that it is a
+ * database this version understands, and runs pending migrations unless only reading. Nothing is
+ * written to a file that is not a handbook database.
+ */
+export function openDatabase(file: string, access: DatabaseAccess): HandbookDatabase {
   refuseFolderAsDatabase(file);
-  if (!options.create && !existsSync(file)) {
+  const create = access === 'create';
+  const write = access !== 'read';
+  if (!create && !existsSync(file)) {
     const above = handbookAbove(file);
     // Run from a folder inside a built repository, "build first" would make a second handbook of the folder alone.
     const hint = above ? `${above} has one: pass --repo ${above} or run there, or \`handbook build\` to build one for this folder alone` : 'run `handbook build` in the repository first';
     throw new HandbookError('NO_HANDBOOK', `no handbook database at ${file}`, hint);
   }
-  if (options.create) makeFolder(path.dirname(file));
+  if (create) makeFolder(path.dirname(file));
   let database: HandbookDatabase;
   try {
-    database = new Database(file, { fileMustExist: !options.create });
+    database = new Database(file, { fileMustExist: !create });
   } catch (error) {
     throw notWritable(file, error) ?? unreadable(file, error);
   }
   try {
     database.pragma('busy_timeout = 5000');
-    if (identify(database, file) === 'empty' && !options.create) {
-      throw new HandbookError('NO_HANDBOOK', `the handbook database at ${file} is empty`, 'run `handbook build` to write it');
-    }
+    if (identify(database, file) === 'empty' && !create) throw empty(file);
     database.pragma('journal_mode = WAL');
     database.pragma('synchronous = NORMAL');
     database.pragma('foreign_keys = ON');
@@ -189,14 +205,14 @@ export function openDatabase(file: string, options: { create: boolean }): Handbo
         'upgrade harness-handbook, or delete the database and run `handbook build`',
       );
     }
-    // Only a build migrates; a reader of an older database is told to build.
-    for (let next = version; options.create && next < SCHEMA_VERSION; next += 1) {
+    // Only a build or a sync migrates; a reader of an older database is told to build.
+    for (let next = version; write && next < SCHEMA_VERSION; next += 1) {
       database.transaction(() => {
         database.exec(MIGRATIONS[next]!);
         database.pragma(`user_version = ${next + 1}`);
       })();
     }
-    if (options.create) markAsHandbook(database);
+    if (write) markAsHandbook(database);
     if ((database.pragma('user_version', { simple: true }) as number) < SCHEMA_VERSION) {
       throw new HandbookError('NO_HANDBOOK', `the handbook database at ${file} is from an older version`, 'run `handbook build` to write it');
     }

@@ -35,6 +35,17 @@ describe('handbook CLI', () => {
     expectOneLineError(handbook(['sync', repo]), 3, /no handbook at .*run `handbook build` first/);
   });
 
+  // They wrote a handbook schema into the file, then refused it as holding no build.
+  it('refuses to sync or watch into an empty --db file as the read commands do, and leaves it empty', () => {
+    const repo = copyOfFixture();
+    const database = path.join(scratchDirectory(), 'handbook.db');
+    writeFileSync(database, '');
+    for (const command of ['sync', 'watch']) {
+      expectOneLineError(handbook([command, repo, '--db', database]), 3, /^handbook: the handbook database at .* is empty \(run `handbook build` to write it\)$/m);
+    }
+    expect(statSync(database).size).toBe(0);
+  });
+
   it('builds the fixture and prints a summary, or JSON with --json', () => {
     const repo = copyOfFixture();
     const human = handbook(['build', repo]);

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -68,10 +68,23 @@ describe('output paths a command cannot write into', () => {
     expect(readFileSync(other)).toEqual(bytes);
   });
 
-  // A build writes into an empty file; a damaged handbook's answers say to delete it and build again, and the server follows the new one.
-  it('mcp still starts on an empty --db file, which a build writes, and on a damaged handbook, whose answers say to delete it and build again', () => {
+  // serve ran on, its watcher writing a handbook schema into the file and then finding no build in it.
+  it('serve and mcp refuse an empty --db file at once, in the words of the read commands, and leave it empty', () => {
     const empty = path.join(scratchDirectory(), 'handbook.db');
     writeFileSync(empty, '');
+    const read = handbook(['overview', '--repo', repo, '--db', empty]);
+    expectOneLineError(read, 3, /^handbook: the handbook database at .* is empty \(run `handbook build` to write it\)$/m);
+    for (const args of [['serve', '--port', '0'], ['mcp']]) {
+      // A killed server has no exit code: the generous limit only ends a run that would hang.
+      const served = runCli([...args, '--repo', repo, '--db', empty], { timeout: 120_000 });
+      expectOneLineError(served, 3, /^handbook: /);
+      expect(served.stderr).toBe(read.stderr);
+    }
+    expect(statSync(empty).size).toBe(0);
+  });
+
+  // A damaged handbook's answers say to delete it and build again, and the server follows the new one.
+  it('mcp still starts on a damaged handbook, whose answers say to delete it and build again', () => {
     const damaged = copyOfFixture();
     expect(handbook(['build', damaged, '--no-progress']).code).toBe(0);
     const built = path.join(damaged, '.handbook', 'handbook.db');
@@ -79,10 +92,8 @@ describe('output paths a command cannot write into', () => {
     const bytes = readFileSync(built);
     writeFileSync(built, Buffer.concat([bytes.subarray(0, 4096), Buffer.alloc(bytes.length - 4096, 0x5a)]));
     expectOneLineError(handbook(['overview', '--repo', damaged]), 4, /^handbook: the handbook database is not readable: .* \(delete it and run `handbook build` again\)/);
-    for (const [folder, file] of [[repo, empty], [damaged, built]] as const) {
-      const served = runCli(['mcp', '--repo', folder, '--db', file], { timeout: 120_000 });
-      expect(served.code, served.stderr).toBe(0);
-      expect(served.stderr).toMatch(/^handbook mcp: serving .* over stdio$/m);
-    }
+    const served = runCli(['mcp', '--repo', damaged, '--db', built], { timeout: 120_000 });
+    expect(served.code, served.stderr).toBe(0);
+    expect(served.stderr).toMatch(/^handbook mcp: serving .* over stdio$/m);
   });
 });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { askHandbook, buildHandbook, startViewerServer, type ViewerServer } from '../../src/index.js';
@@ -253,6 +253,22 @@ describe('handbook serve', () => {
     const built = await stream.next((event) => event.event === 'sync');
     expect(syncEventSchema.parse(built.data).generation).toBeGreaterThan(0);
     expect((await getJson(server, '/api/overview')).generation).toBe(built.data.generation);
+  });
+
+  // Its watcher made a handbook schema of the file and then found no build in it: a sync may update a handbook, only a build makes one.
+  it('writes nothing into an empty database file that appears while it waits for a build, and serves the build written there', async () => {
+    const copy = copyOfFixture();
+    const database = path.join(scratchDirectory(), 'handbook.db');
+    const server = await serve(copy, { database });
+    const stream = await events(server);
+    writeFileSync(database, '');
+    await expect.poll(() => logged.filter((line) => line.startsWith('not watching yet')), { timeout: 20_000 }).toEqual([`not watching yet: the handbook database at ${database} is empty`]);
+    expect(statSync(database).size).toBe(0);
+    await expectError(server, '/api/overview', 503, /^no handbook built yet: run handbook build first$/);
+
+    await buildHandbook(copy, { database });
+    await stream.next((event) => event.event === 'sync');
+    expect((await getJson(server, '/api/overview')).name).toBe('mini-harness');
   });
 
   it('answers 503 saying the handbook was deleted when it is deleted under the server, writes no new one, and serves it again once built', async () => {

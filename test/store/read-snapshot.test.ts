@@ -28,7 +28,7 @@ vi.mock('../../src/store/generations.js', async (importOriginal) => {
 
 /** Writes the current handbook again as a new generation, from a connection of its own, as a concurrent build does. */
 function replaceGeneration(file: string): void {
-  const writer = openDatabase(file, { create: true });
+  const writer = openDatabase(file, 'create');
   try {
     const current = generations.currentGenerationOrThrow(writer);
     generations.writeGeneration(

@@ -73,8 +73,8 @@ describe('the handbook store', () => {
         root: current.root, commit: current.commit, createdAt: new Date().toISOString(), settings: current.settings, files: new Map(), summary: () => current.summary,
       });
     };
-    const first = openDatabase(file, { create: true });
-    const second = openDatabase(file, { create: true });
+    const first = openDatabase(file, 'create');
+    const second = openDatabase(file, 'create');
     second.pragma('busy_timeout = 0');
     let secondOutcome = 'not run';
     // The second build reaches its write while the first is between its rows.
