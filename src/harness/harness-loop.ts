@@ -197,10 +197,18 @@ export async function runHarnessTask(options: HarnessRunOptions): Promise<Harnes
   let bestSatisfied = criteria.filter((criterion) => criterion.satisfied).length;
   let fewestMissing = Number.POSITIVE_INFINITY;
 
+  /** The rung the next escalation reaches and where the ladder stands after it: without a stronger model to switch to, that rung is skipped. */
+  const nextRung = (): { level: (typeof LADDER)[number]; after: number } => {
+    const rungAt = (index: number): (typeof LADDER)[number] => LADDER[Math.min(index, LADDER.length - 1)]!;
+    const level = rungAt(ladder);
+    if (level === 'stronger_model' && (!options.escalationProvider || provider === options.escalationProvider)) return { level: rungAt(ladder + 1), after: ladder + 2 };
+    return { level, after: ladder + 1 };
+  };
+
   /** Climbs one rung; returns the words for the model, or a reason to block when the ladder is spent. */
   const escalate = (findings: readonly string[]): { note: string } | { blocked: StateReason } => {
-    let level = LADDER[Math.min(ladder++, LADDER.length - 1)]!;
-    if (level === 'stronger_model' && (!options.escalationProvider || provider === options.escalationProvider)) level = LADDER[Math.min(ladder++, LADDER.length - 1)]!;
+    const { level, after } = nextRung();
+    ladder = after;
     if (level !== 'blocked') warnings++;
     stalledTurns = 0;
     const diagnosis = findings.join('; ');
@@ -322,6 +330,15 @@ export async function runHarnessTask(options: HarnessRunOptions): Promise<Harnes
       const outcome = await dispatch(action);
       results.push(outcome.result);
       findings.push(...outcome.findings.map((finding) => finding.message));
+      // One rung per turn, since the model could not react between calls it sent at once; but when that rung is
+      // the last, the run stops here: the turn's later calls were planned inside the loop the guards just broke.
+      if (outcome.findings.length > 0 && nextRung().level === 'blocked') {
+        const rung = escalate(findings);
+        if ('blocked' in rung) {
+          refuseRest(reading.actions.slice(reading.actions.indexOf(action) + 1), rung.blocked.detail);
+          return finish('BLOCKED', rung.blocked);
+        }
+      }
     }
 
     const verified = !completion && reading.actions.some((action) => action.name === 'task_complete');
@@ -464,6 +481,14 @@ export async function runHarnessTask(options: HarnessRunOptions): Promise<Harnes
   function reject(action: ModelAction, rule: string, reason: string): ActionResult {
     events.emit({ type: 'tool_rejected', step, callId: action.id, tool: action.name, rule, reason });
     return { action, isError: true, content: `Rejected (${rule}): ${reason}` };
+  }
+
+  /** Calls of a turn the run stopped in the middle of: each is answered, so the log shows none was lost or run. */
+  function refuseRest(actions: readonly ModelAction[], why: string): void {
+    for (const action of actions) {
+      events.emit({ type: 'tool_proposed', step, callId: action.id, tool: action.name, arguments: action.arguments });
+      reject(action, 'run-stopped', `not run: the run stopped earlier in this turn because ${why}`);
+    }
   }
 
   async function dispatch(action: ModelAction): Promise<{ result: ActionResult; findings: LoopFinding[] }> {

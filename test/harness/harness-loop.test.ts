@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readEventLog } from '../../src/index.js';
@@ -79,6 +79,30 @@ describe('the harness loop with scripted models', () => {
     expect(run.of('tool_result').filter((event) => event.tool === 'run_command')).toHaveLength(3);
     expect(run.of('tool_rejected').map((event) => event.rule)).toContain('breaker');
     expect(run.result.state).toBe('BLOCKED');
+  });
+
+  it('stops the run at the call that spends the ladder: the rest of that turn does not run, and is answered as refused', async () => {
+    const extra = call('create_file', { path: 'src/extra.js', content: 'export const x = 1;\n' });
+    // Four reads in one turn: the fourth is refused (nudge); one more refused read (redecompose); the next refusal blocks.
+    const run = await runScripted([act(READ_REDACT, READ_REDACT, READ_REDACT, READ_REDACT), act(READ_REDACT), act(READ_REDACT, extra, COMPLETE)]);
+    expect(run.of('escalated').map((event) => [event.step, event.level])).toEqual([
+      [1, 'nudge'],
+      [2, 'redecompose'],
+      [3, 'blocked'],
+    ]);
+    expect(run.result.state).toBe('BLOCKED');
+    expect(run.result.reason.kind).toBe('loop');
+    expect(existsSync(path.join(run.repo, 'src/extra.js'))).toBe(false);
+    expect(run.of('check_result')).toEqual([]);
+    const stopped = run.of('tool_rejected').filter((event) => event.step === 3);
+    expect(stopped.map((event) => [event.tool, event.rule])).toEqual([
+      ['read_file', 'repeat'],
+      ['create_file', 'run-stopped'],
+      ['task_complete', 'run-stopped'],
+    ]);
+    expect(stopped[1]!.reason).toMatch(/broke a loop/);
+    // The ladder's last rung is climbed at the call that spent it, not at the end of the turn.
+    expect(run.events.slice(-7).map((event) => event.type)).toEqual(['escalated', 'tool_proposed', 'tool_rejected', 'tool_proposed', 'tool_rejected', 'task_state', 'run_finished']);
   });
 
   it('refuses an edit of a region the model never read, and writes nothing', async () => {
