@@ -50,7 +50,7 @@ export function formatRunEvent(event: HarnessEvent): string {
     case 'accepted':
       return `${at}accepted: ${event.files} files at snapshot ${event.snapshotDigest.slice(0, 12)}, record ${event.file}`;
     case 'complete_rejected':
-      return `${at}completion rejected: ${clip(event.missing.join('; '))}`;
+      return `${at}completion rejected${event.reused ? ' (nothing changed, checks not run again)' : ''}: ${clip(event.missing.join('; '))}`;
     case 'action_missing':
       return `${at}no action (${event.kind.replace('_', ' ')}): ${clip(event.detail)}`;
     case 'nudge':

@@ -68,7 +68,13 @@ const eventBodies = [
   z.object({ type: z.literal('check_result'), step: z.number().int(), name: z.string(), command: z.string(), exitCode: z.number().int().nullable(), durationMs: z.number(), outputDigest: z.string(), outputTail: z.string(), timedOut: z.boolean() }),
   z.object({ type: z.literal('progress'), step: z.number().int(), satisfied: z.array(z.string()), missing: z.array(z.string()) }),
   z.object({ type: z.literal('accepted'), step: z.number().int(), file: z.string(), snapshotDigest: z.string(), files: z.number().int() }),
-  z.object({ type: z.literal('complete_rejected'), step: z.number().int(), missing: z.array(z.string()) }),
+  z.object({
+    type: z.literal('complete_rejected'),
+    step: z.number().int(),
+    missing: z.array(z.string()),
+    /** The last rejection given again: nothing changed since it, so the checks did not run. */
+    reused: z.literal(true).optional(),
+  }),
   z.object({ type: z.literal('action_missing'), step: z.number().int(), kind: z.enum(['text_only', 'announced', 'malformed']), detail: z.string() }),
   z.object({ type: z.literal('nudge'), step: z.number().int(), message: z.string() }),
   z.object({ type: z.literal('loop_detected'), step: z.number().int(), kind: z.string(), message: z.string() }),

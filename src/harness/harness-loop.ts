@@ -196,6 +196,19 @@ export async function runHarnessTask(options: HarnessRunOptions): Promise<Harnes
   let stalledTurns = 0;
   let bestSatisfied = criteria.filter((criterion) => criterion.satisfied).length;
   let fewestMissing = Number.POSITIVE_INFINITY;
+  /** Calls that may have changed something (any effect but read), counted so a completion can tell whether anything acted since the last. */
+  let acted = 0;
+  /**
+   * The last rejected completion and what it was judged on, to answer an unchanged retry without
+   * running the checks again. "Unchanged" is what the loop can see: no call with an effect ran
+   * (writes; commands, which may touch anything, dependencies included; run_check, whose fresh
+   * result the model may have seen differ) and the snapshot acceptance judges is byte-identical
+   * to the one the checks ran on, which also catches edits from outside the harness and files
+   * the checks themselves changed. Unseen: outside changes to files the snapshot leaves out
+   * (ignored files, dependencies, the handbook) and checks that fail by chance; run_check is the
+   * model's way to have them judged afresh.
+   */
+  let lastRejection: { acted: number; digest: string; missing: string[]; criteria: CriterionStatus[] } | undefined;
 
   /** The rung the next escalation reaches and where the ladder stands after it: without a stronger model to switch to, that rung is skipped. */
   const nextRung = (): { level: (typeof LADDER)[number]; after: number } => {
@@ -322,9 +335,9 @@ export async function runHarnessTask(options: HarnessRunOptions): Promise<Harnes
           acceptance = accepted;
           return finish('COMPLETE', { kind: 'verified', detail: 'every exit criterion passed when the harness checked it' }, (input.data as { summary: string }).summary);
         }
-        const missing = accepted.missing;
-        events.emit({ type: 'complete_rejected', step, missing });
-        results.push({ action, isError: true, content: `Not complete: the harness checked the exit criteria and these fail:\n${missing.map((line) => `- ${line}`).join('\n')}` });
+        const { missing, reused } = accepted;
+        events.emit({ type: 'complete_rejected', step, missing, ...(reused ? { reused } : {}) });
+        results.push({ action, isError: true, content: rejectionText(missing, reused === true) });
         continue;
       }
       const outcome = await dispatch(action);
@@ -408,15 +421,23 @@ export async function runHarnessTask(options: HarnessRunOptions): Promise<Harnes
    * Runs every exit criterion on a snapshot of the files and, when all pass and nothing
    * changed while the checks ran, writes the acceptance record: no record, no COMPLETE.
    */
-  async function verifyAndAccept(): Promise<{ file: string; snapshotDigest: string } | { missing: string[] }> {
+  async function verifyAndAccept(): Promise<{ file: string; snapshotDigest: string } | { missing: string[]; reused?: true }> {
     const before = snapshotWorkspace(workspace.root, task.scope);
+    if (lastRejection && lastRejection.acted === acted && lastRejection.digest === before.digest) {
+      criteria = lastRejection.criteria;
+      return { missing: lastRejection.missing, reused: true };
+    }
+    lastRejection = undefined;
     const checks: CheckRun[] = [];
     criteria = await verifier.verify(version, (check, outcome) => {
       context.onCheck(check, outcome);
       checks.push({ name: check.name, command: check.command, ...(check.cwd === undefined ? {} : { cwd: check.cwd }), exitCode: outcome.exitCode, durationMs: outcome.durationMs, outputDigest: outcome.outputDigest });
     });
     const missing = missingOf(criteria);
-    if (missing.length > 0) return { missing };
+    if (missing.length > 0) {
+      lastRejection = { acted, digest: before.digest, missing, criteria };
+      return { missing };
+    }
     const moved = changedSince(workspace.root, before);
     if (moved.length > 0) return { missing: [`files changed while the checks ran, so the tested bytes are not the files now: ${moved.slice(0, 10).join(', ')}`] };
     const file = await writeAcceptanceRecord(workspace.root, {
@@ -524,6 +545,7 @@ export async function runHarnessTask(options: HarnessRunOptions): Promise<Harnes
     const opId = tracked ? options.operations!.begin({ callId: action.id, tool: action.name, arguments: input.data, step }) : undefined;
     context.operationId = opId;
     const callStarted = performance.now();
+    if (contract.effect !== 'read') acted++;
     const output = await runContract(contract, input.data);
     const durationMs = Math.round(performance.now() - callStarted);
     context.operationId = undefined;
@@ -582,6 +604,12 @@ function failureKey(output: ToolOutput): string {
   const digest = output.data?.outputDigest;
   if (typeof digest === 'string') return `exit ${String(output.data?.exitCode)} output ${digest}`;
   return output.content.split('\n')[0] ?? output.content;
+}
+
+function rejectionText(missing: readonly string[], reused: boolean): string {
+  const list = missing.map((line) => `- ${line}`).join('\n');
+  if (!reused) return `Not complete: the harness checked the exit criteria and these fail:\n${list}`;
+  return `Not complete, and not checked again: nothing changed since your last task_complete (no tool acted, the files are byte-identical), so these still fail as they did:\n${list}\nChange something first; run_check runs a check again if you think its result could differ.`;
 }
 
 /** The schema of a call that ends the run, or undefined for any other call; a run's own completion tool replaces task_complete. */

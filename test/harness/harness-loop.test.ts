@@ -1,7 +1,7 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readEventLog } from '../../src/index.js';
+import { readEventLog, type HarnessEvent } from '../../src/index.js';
 import { act, BROKEN_LINE, call, COMPLETE, copyOfTaskFixture, FIX_REDACT, FIXED_LINE, READ_REDACT, runScripted, TASK_FIXTURE } from '../helpers/harness-run.js';
 
 const originalRedact = readFileSync(path.join(TASK_FIXTURE, 'src/redact.js'), 'utf8');
@@ -103,6 +103,45 @@ describe('the harness loop with scripted models', () => {
     expect(stopped[1]!.reason).toMatch(/broke a loop/);
     // The ladder's last rung is climbed at the call that spent it, not at the end of the turn.
     expect(run.events.slice(-7).map((event) => event.type)).toEqual(['escalated', 'tool_proposed', 'tool_rejected', 'tool_proposed', 'tool_rejected', 'task_state', 'run_finished']);
+  });
+
+  it('answers a repeated task_complete on an unchanged workspace with the last rejection, without running the checks again', async () => {
+    const events: HarnessEvent[] = [];
+    const repo = copyOfTaskFixture();
+    const onEvent = (event: HarnessEvent): void => {
+      events.push(event);
+      // An edit from outside the harness, between two attempts: only the files can tell.
+      if (event.type === 'complete_rejected' && event.step === 2) appendFileSync(path.join(repo, 'src/redact.js'), '// touched from outside\n');
+    };
+    const run = await runScripted(
+      [act(COMPLETE), act(COMPLETE), act(COMPLETE), act(call('run_check', { name: 'test' })), act(COMPLETE), act(COMPLETE), act(READ_REDACT, FIX_REDACT), act(COMPLETE)],
+      { repo, onEvent, task: { limits: { stallTurns: 20 } } },
+    );
+    expect(run.result.state).toBe('COMPLETE');
+    const checks = events.filter((event) => event.type === 'check_result');
+    expect(checks.map((event) => [event.step, event.exitCode])).toEqual([
+      [1, 1],
+      [3, 1],
+      [4, 1],
+      [5, 1],
+      [8, 0],
+    ]);
+    const rejected = events.filter((event) => event.type === 'complete_rejected');
+    expect(rejected.map((event) => [event.step, event.reused === true])).toEqual([
+      [1, false],
+      [2, true],
+      [3, false],
+      [5, false],
+      [6, true],
+    ]);
+    expect(rejected[1]!.missing).toEqual(rejected[0]!.missing);
+  });
+
+  it('runs the checks again on a retried task_complete when the checks themselves changed the files they judged', async () => {
+    const noisy = { name: 'noisy', command: 'echo ran >> checks.log; exit 1' };
+    const run = await runScripted([act(COMPLETE), act(COMPLETE), act(call('task_blocked', { reason: 'the check keeps failing' }))], { task: { exitCriteria: { checks: [noisy] } } });
+    expect(run.of('check_result').map((event) => event.step)).toEqual([1, 2]);
+    expect(run.of('complete_rejected').every((event) => event.reused === undefined)).toBe(true);
   });
 
   it('refuses an edit of a region the model never read, and writes nothing', async () => {
