@@ -28,3 +28,8 @@ export function discardIfNeverStarted(folder: string): void {
 export function eventsFile(folder: string): string {
   return path.join(folder, 'events.jsonl');
 }
+
+/** Where a run's commands write down their process groups while they run (see ProcessGroupLog). */
+export function processGroupsFolder(folder: string): string {
+  return path.join(folder, 'process-groups');
+}

@@ -7,6 +7,7 @@ import { readApprovalPolicy, type ApprovalPolicy, type Approver } from '../harne
 import { EventLog, readEventLog } from '../harness/event-log.js';
 import { buildHandoff, type Handoff } from '../harness/handoff.js';
 import { OperationLog } from '../harness/operation-log.js';
+import { killLeftoverGroups, ProcessGroupLog } from '../harness/process-groups.js';
 import { openRunMemory, type RunMemory } from '../store/run-memory.js';
 import { readJsonInput } from '../text/read-json-input.js';
 import { handbookSearch } from './handbook-search.js';
@@ -17,7 +18,7 @@ import { openHandbook } from './open-handbook.js';
 import { claimPlan } from './plan-claim.js';
 import { noNewFrozen, planRunSchema, syncAfterPlanRun, type PlanRun } from './plan-run.js';
 import { claimRun } from './run-owner.js';
-import { discardIfNeverStarted, eventsFile, newRunFolder, runsFolder } from './run-folder.js';
+import { discardIfNeverStarted, eventsFile, newRunFolder, processGroupsFolder, runsFolder } from './run-folder.js';
 import { stampedId } from './time-stamp.js';
 import { EventStream, type EventListener, type HarnessEvent } from '../harness/events.js';
 import { ExitCriteriaVerifier, fileBaselines } from '../harness/exit-criteria.js';
@@ -150,6 +151,8 @@ export async function resumeTask(repo: string, runId: string, options: ResumeTas
   // are read again under the claim, as the run they were read from may have gone on meanwhile.
   const release = await claimRun(folder, runId);
   try {
+    // The claim proves the run's last owner gone: a check it was running would act on the files under this session.
+    killLeftoverGroups(processGroupsFolder(folder));
     // A resumed apply edits the plan's files as apply does: a new apply of the same plan beside it would edit them twice.
     const releasePlan = record.plan ? await claimPlan(root, record.plan.id, runId) : undefined;
     try {
@@ -246,6 +249,7 @@ async function execute(
       toolSet: record.toolSet,
       events,
       operations: resume?.operations ?? new OperationLog(path.join(folder, 'operations.jsonl')),
+      processGroups: new ProcessGroupLog(processGroupsFolder(folder)),
       ...(resume ? { resume: { stepsTaken: resume.handoff.stepsTaken, changedFiles: resume.handoff.changedFiles, handoff: resume.handoff.text } } : {}),
       ...(startedByResume ? { startedByResume } : {}),
       ...(policy ? { policy } : {}),

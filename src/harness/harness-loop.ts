@@ -17,6 +17,7 @@ import { Journal } from './journal.js';
 import { reconcileFromJournal } from './reconcile-effect.js';
 import { LoopGuards, type LoopFinding } from './loop-guards.js';
 import type { OperationLog, ReconcileOutcome, StartedOperation } from './operation-log.js';
+import type { ProcessGroupRecorder } from './process-groups.js';
 import { ReadLedger } from './read-ledger.js';
 import { runShellCommand } from './run-shell-command.js';
 import { checkDirectory, type TaskSpec } from './task.js';
@@ -66,6 +67,8 @@ export interface HarnessRunOptions {
   commandTimeoutMs?: number;
   /** The largest file one write may produce (default 2 MB). */
   maxWriteBytes?: number;
+  /** Where the process groups of checks and commands are written down while they run, so a claimant can stop those a killed run left. */
+  processGroups?: ProcessGroupRecorder;
   /** Where calls that must not run twice are written down before they run; without it they are not tracked. */
   operations?: OperationLog;
   /** Whether a call cut off by a crash or timeout took effect (default: judged from the journal; commands are `unknown`). */
@@ -116,7 +119,7 @@ export async function runHarnessTask(options: HarnessRunOptions): Promise<Harnes
   const workspaceOptions = { maxWriteBytes: options.maxWriteBytes ?? 2_000_000 };
   const workspace = options.components?.fileGate === false ? new UngatedWorkspace(options.repo, task.scope, workspaceOptions) : new Workspace(options.repo, task.scope, workspaceOptions);
   const verifier = await ExitCriteriaVerifier.start(workspace, task.exitCriteria, {
-    runCheck: (check) => runShellCommand(check.command, { cwd: checkDirectory(workspace.root, check), timeoutMs: check.timeoutMs, signal }),
+    runCheck: (check) => runShellCommand(check.command, { cwd: checkDirectory(workspace.root, check), timeoutMs: check.timeoutMs, signal, ...(options.processGroups ? { groups: options.processGroups } : {}) }),
     typecheck: () => typecheckRepository(workspace.root),
     readSource: options.readSource ?? liveSourceReader(workspace.root),
     ...(options.extraCriteria ? { extraCriteria: options.extraCriteria } : {}),
@@ -156,6 +159,7 @@ export async function runHarnessTask(options: HarnessRunOptions): Promise<Harnes
     ...(options.handbook ? { handbook: options.handbook } : {}),
     onCheck: (check, outcome) => events.emit({ type: 'check_result', step, name: check.name, command: check.command, exitCode: outcome.exitCode, durationMs: outcome.durationMs, outputDigest: outcome.outputDigest, outputTail: outcome.output.slice(-1_000), timedOut: outcome.timedOut }),
     commandTimeoutMs: options.commandTimeoutMs ?? 600_000,
+    ...(options.processGroups ? { processGroups: options.processGroups } : {}),
     maxWriteBytes: options.maxWriteBytes ?? 2_000_000,
     operationId: undefined,
     journalWrite: async (change) => {

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { GROUP_MARKER_VARIABLE, type ProcessGroupRecorder } from './process-groups.js';
 
 /** How long output may keep coming after the shell exited, from children it left behind. */
 const LINGER_MS = 2_000;
@@ -23,6 +24,8 @@ export interface RunShellOptions {
   /** How much of the output's tail to keep for the model (default 16 KB). */
   keepBytes?: number;
   env?: NodeJS.ProcessEnv;
+  /** Where the command's process group is written down while it runs, for whoever must stop it if this process is killed. */
+  groups?: ProcessGroupRecorder;
 }
 
 /**
@@ -35,10 +38,15 @@ export function runShellCommand(command: string, options: RunShellOptions): Prom
   return new Promise((resolve, reject) => {
     const child = spawn('/bin/sh', ['-c', command], {
       cwd: options.cwd,
-      env: options.env ?? process.env,
+      env: { ...(options.env ?? process.env), ...(options.groups ? { [GROUP_MARKER_VARIABLE]: options.groups.marker } : {}) },
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    const pgid = child.pid;
+    if (pgid !== undefined) options.groups?.started(pgid);
+    const settled = (): void => {
+      if (pgid !== undefined) options.groups?.ended(pgid);
+    };
     const hash = createHash('sha256');
     let tail = Buffer.alloc(0);
     let timedOut = false;
@@ -81,11 +89,13 @@ export function runShellCommand(command: string, options: RunShellOptions): Prom
       }, LINGER_MS);
     });
     child.on('error', (error) => {
+      settled();
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
       reject(error);
     });
     child.on('close', (code) => {
+      settled();
       clearTimeout(timer);
       clearTimeout(linger);
       options.signal?.removeEventListener('abort', onAbort);

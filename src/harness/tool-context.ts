@@ -3,6 +3,7 @@ import type { LiveSourceReader } from '../locate/live-source.js';
 import type { OrganizedHandbook, RegisterEntry } from '../organize/model.js';
 import type { ExitCriteriaVerifier } from './exit-criteria.js';
 import type { ImportProblem } from './import-check.js';
+import type { ProcessGroupRecorder } from './process-groups.js';
 import type { ReadLedger } from './read-ledger.js';
 import type { CommandOutcome } from './run-shell-command.js';
 import type { ExitCheck } from './task.js';
@@ -48,6 +49,8 @@ export interface ToolContext {
   /** Reports a check that ran, for the event stream. */
   onCheck(check: ExitCheck, outcome: CommandOutcome): void;
   commandTimeoutMs: number;
+  /** Where commands write down their process groups while they run; without it they are not written down. */
+  processGroups?: ProcessGroupRecorder;
   maxWriteBytes: number;
   /** The operation id of the call running now, when it is tracked: the journal tags its writes with it. */
   operationId: string | undefined;

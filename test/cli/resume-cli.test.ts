@@ -2,6 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { Journal, readEventLog } from '../../src/index.js';
 import { act, call, copyOfTaskFixture, eventsOnceThere, FIX_REDACT, READ_REDACT, writeScript } from '../helpers/harness-run.js';
@@ -44,6 +45,27 @@ describe('handbook resume', () => {
 
     const again = handbook(['resume', runId, '--repo', repo, '--model', `script:${second}`]);
     expect([again.code, again.stderr.trim()]).toEqual([2, expect.stringMatching(/^handbook: run .* already ended COMPLETE/)]);
+  });
+
+  it.runIf(existsSync('/proc/self/stat'))('kills the checks a killed run left running before it goes on', async () => {
+    const repo = copyOfTaskFixture();
+    // The check's shell becomes the sleep, so the pid it writes is its process group's.
+    const check = 'echo $$ > check.pid; exec sleep 300';
+    const child = spawn(process.execPath, [CLI, 'run', '--repo', repo, '--task', 'Mask API keys', '--check', check, '--model', `script:${writeScript([act(call('task_complete', { summary: 'done' }))])}`, '--quiet'], { stdio: 'ignore' });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    const pid = await pidOnceWritten(path.join(repo, 'check.pid'));
+    try {
+      const { runId } = await eventsOnceThere(repo, (events) => events.some((event) => event.type === 'tool_proposed'));
+      child.kill('SIGKILL');
+      await exited;
+      expect(alive(pid)).toBe(true);
+      const resumed = handbook(['resume', runId, '--repo', repo, '--model', `script:${writeScript([act(call('task_blocked', { reason: 'stop here' }))])}`, '--json', '--quiet']);
+      expect(JSON.parse(resumed.stdout)).toMatchObject({ runId, state: 'BLOCKED' });
+      expect(await deadWithin(pid, 10_000)).toBe(true);
+      expect(readdirSync(path.join(repo, '.handbook', 'runs', runId, 'process-groups'))).toEqual([]);
+    } finally {
+      killQuietly(-pid);
+    }
   });
 
   it('judges must-change files against the start of the task, not the start of the resumed session', async () => {
@@ -143,7 +165,7 @@ describe('handbook resume', () => {
     expect([resumed.code, resumed.stderr.trim()]).toEqual([2, expect.stringMatching(new RegExp(`^handbook: run ${runId} is still running \\(process \\d+\\) \\(wait for it to end`))]);
     expect(await exited).toBe(6);
     expect(readFileSync(path.join(repo, 'effects.log'), 'utf8')).toBe('once\n');
-    expect(readdirSync(path.join(repo, '.handbook', 'runs', runId)).sort()).toEqual(['events.jsonl', 'memory.db', 'operations.jsonl', 'run.json']);
+    expect(readdirSync(path.join(repo, '.handbook', 'runs', runId)).sort()).toEqual(['events.jsonl', 'memory.db', 'operations.jsonl', 'process-groups', 'run.json']);
   });
 
   // What a run killed between writing its record and logging its first event leaves: its record and its dead owner.
@@ -210,3 +232,38 @@ describe('handbook resume', () => {
     expect(result.stderr.trim()).toMatch(/^handbook: no run no-such-run in .*\(pass the id `handbook run` printed\)$/);
   });
 });
+
+async function pidOnceWritten(file: string): Promise<number> {
+  for (let waited = 0; waited < 30_000; waited += 50) {
+    const pid = existsSync(file) ? Number.parseInt(readFileSync(file, 'utf8'), 10) : Number.NaN;
+    if (pid > 0) return pid;
+    await sleep(50);
+  }
+  throw new Error(`${file} was never written`);
+}
+
+/** Alive and not a zombie: where nothing reaps orphans (a container's init), a killed one stays a zombie. */
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+async function deadWithin(pid: number, ms: number): Promise<boolean> {
+  for (let waited = 0; waited < ms; waited += 50) {
+    if (!alive(pid)) return true;
+    await sleep(50);
+  }
+  return false;
+}
+
+function killQuietly(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // Already gone: what the test wants.
+  }
+}

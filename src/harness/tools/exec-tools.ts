@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ProcessGroupRecorder } from '../process-groups.js';
 import { runShellCommand } from '../run-shell-command.js';
 import { checkDirectory } from '../task.js';
 import type { ToolContext } from '../tool-context.js';
@@ -23,7 +24,7 @@ export const runCheckTool: ToolContract<z.output<typeof runCheckInput>, ToolCont
       return { ok: false, content: `there is no check named "${input.name}"; the task's checks are: ${names.length === 0 ? '(none)' : names.join(', ')}`, rule: 'unknown-check' };
     }
     const version = context.version;
-    const outcome = await runShellCommand(check.command, { cwd: checkDirectory(context.workspace.root, check), timeoutMs: check.timeoutMs, signal });
+    const outcome = await runShellCommand(check.command, { cwd: checkDirectory(context.workspace.root, check), timeoutMs: check.timeoutMs, signal, ...groupsOf(context) });
     context.verifier.recordCheck(check.name, outcome, version);
     context.onCheck(check, outcome);
     const verdict = outcome.timedOut ? `timed out after ${check.timeoutMs} ms` : `exited ${outcome.exitCode ?? 'by a signal'}`;
@@ -47,7 +48,7 @@ export const runCommandTool: ToolContract<z.output<typeof runCommandInput>, Tool
   retries: 0,
   approval: 'ask',
   run: async (input, context, signal) => {
-    const outcome = await runShellCommand(input.command, { cwd: context.workspace.root, timeoutMs: context.commandTimeoutMs, signal });
+    const outcome = await runShellCommand(input.command, { cwd: context.workspace.root, timeoutMs: context.commandTimeoutMs, signal, ...groupsOf(context) });
     // Whatever the command did to the files is unknown, so earlier reads and check results no longer count.
     context.noteWrite();
     const verdict = outcome.timedOut ? `timed out after ${context.commandTimeoutMs} ms` : `exited ${outcome.exitCode ?? 'by a signal'}`;
@@ -59,3 +60,7 @@ export const runCommandTool: ToolContract<z.output<typeof runCommandInput>, Tool
     };
   },
 };
+
+function groupsOf(context: ToolContext): { groups?: ProcessGroupRecorder } {
+  return context.processGroups ? { groups: context.processGroups } : {};
+}
