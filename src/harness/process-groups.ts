@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import path from 'node:path';
 import { z } from 'zod';
 import { makeFolder } from '../text/make-folder.js';
+import { readJsonIfValid } from '../text/read-json-input.js';
 
 /** The variable every command of a run carries: its processes are told by it from others that took the same ids since. */
 export const GROUP_MARKER_VARIABLE = 'HANDBOOK_PROCESS_GROUP';
@@ -64,12 +65,7 @@ export function killLeftoverGroups(folder: string): number[] {
 
 /** A record a kill cut off as it was written names no group that can be checked. */
 function readRecord(file: string): z.output<typeof recordSchema> | undefined {
-  try {
-    const parsed = recordSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
+  return readJsonIfValid(file, recordSchema);
 }
 
 function groupCarries(pgid: number, marker: string): boolean {
