@@ -4,7 +4,7 @@ import { toAnthropicRequest } from './anthropic-request.js';
 import type { ChatProvider, ChatRequest, ChatResponse, CompleteOptions } from './chat-types.js';
 import { formatModelSpec } from './model-spec.js';
 import { mapSdkError, type SdkErrorContext } from './sdk-error.js';
-import { readSdkStream } from './sdk-stream.js';
+import { collectSdkStream } from './sdk-stream.js';
 
 export interface AnthropicProviderOptions {
   model: string;
@@ -39,11 +39,9 @@ export class AnthropicProvider implements ChatProvider {
     const context: SdkErrorContext = { providerId: this.id, classes: Anthropic, secrets: [this.#apiKey], signal: request.signal };
     try {
       const stream = await this.#client.messages.create(toAnthropicRequest(request, this.#model), request.signal ? { signal: request.signal } : {});
-      return await collectAnthropicStream(readSdkStream(stream, context, this.#client.timeout), {
-        providerId: this.id,
-        requestedModel: this.#model,
-        onText: options.onText,
-      });
+      return await collectSdkStream(stream, context, this.#client.timeout, (events) =>
+        collectAnthropicStream(events, { providerId: this.id, requestedModel: this.#model, onText: options.onText }),
+      );
     } catch (error) {
       throw mapSdkError(error, context);
     }

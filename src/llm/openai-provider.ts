@@ -4,7 +4,7 @@ import { formatModelSpec } from './model-spec.js';
 import { collectOpenAiStream } from './openai-stream.js';
 import { toOpenAiRequest, type OpenAiDialect } from './openai-request.js';
 import { mapSdkError, type SdkErrorContext } from './sdk-error.js';
-import { readSdkStream } from './sdk-stream.js';
+import { collectSdkStream } from './sdk-stream.js';
 
 export interface OpenAiProviderOptions {
   dialect: OpenAiDialect;
@@ -55,11 +55,9 @@ export class OpenAiProvider implements ChatProvider {
         toOpenAiRequest(request, this.#model, this.#dialect),
         request.signal ? { signal: request.signal } : {},
       );
-      return await collectOpenAiStream(readSdkStream(stream, context, this.#client.timeout), {
-        providerId: this.id,
-        requestedModel: this.#model,
-        onText: options.onText,
-      });
+      return await collectSdkStream(stream, context, this.#client.timeout, (events) =>
+        collectOpenAiStream(events, { providerId: this.id, requestedModel: this.#model, onText: options.onText }),
+      );
     } catch (error) {
       throw mapSdkError(error, context);
     }

@@ -26,6 +26,11 @@ export interface FakeServer {
   /** `http://127.0.0.1:PORT`, no trailing slash. */
   url: string;
   requests: RecordedRequest[];
+  /**
+   * Settles once the nth response has closed: sent whole, or its connection gone. A `stall`
+   * reply is never sent whole, so for one this is the client hanging up.
+   */
+  responseClosed(index: number): Promise<void>;
 }
 
 /**
@@ -38,12 +43,15 @@ export async function startFakeServer(
   replies: ScriptedReply[] | ((request: RecordedRequest, index: number) => ScriptedReply),
 ): Promise<FakeServer> {
   const requests: RecordedRequest[] = [];
+  const closings: Array<Promise<void>> = [];
   const server = createServer((request, response) => {
+    const closing = new Promise<void>((resolve) => response.once('close', () => resolve()));
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const text = Buffer.concat(chunks).toString('utf8');
       requests.push({ method: request.method ?? '', path: request.url ?? '', headers: request.headers, body: parseJsonOrText(text) });
+      closings.push(closing);
       if (request.method !== route.method || request.url !== route.path) {
         sendJson(response, 404, { error: { type: 'not_found_error', message: `no route for ${request.method} ${request.url}` } });
         return;
@@ -59,7 +67,8 @@ export async function startFakeServer(
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, requests };
+  const responseClosed = (index: number): Promise<void> => closings[index] ?? Promise.reject(new Error(`no request ${index} has arrived`));
+  return { url: `http://127.0.0.1:${port}`, requests, responseClosed };
 }
 
 function play(reply: ScriptedReply, response: ServerResponse): void {

@@ -1,5 +1,5 @@
 import { createProvider } from '../../src/llm/create-provider.js';
-import { anthropicError, anthropicFrames, anthropicStream, startFakeAnthropic } from './fake-anthropic-server.js';
+import { anthropicError, anthropicFrames, anthropicStream, sseEvent, startFakeAnthropic } from './fake-anthropic-server.js';
 import { dataLine, chunk, openAiError, openAiTextStream, openAiToolCallStream, openAiFrames, startFakeOpenAi } from './fake-openai-server.js';
 import { describeProviderContract } from './provider-contract.js';
 
@@ -32,6 +32,7 @@ describeProviderContract({
   refusal: (explanation) => anthropicStream([{ type: 'text', pieces: [explanation] }], { stopReason: 'refusal' }),
   error: (status, message, headers) => anthropicError(status, ANTHROPIC_ERROR_TYPES[status] ?? 'api_error', message, headers),
   truncatedFrames: () => anthropicFrames([{ type: 'text', pieces: ['who', 'le'] }]).slice(0, 4),
+  misshapenFrame: () => sseEvent('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 7 } }),
 });
 
 describeProviderContract({
@@ -46,6 +47,7 @@ describeProviderContract({
   refusal: (explanation) => ({ kind: 'stream', frames: openAiFrames([{ refusal: explanation.slice(0, 5) }, { refusal: explanation.slice(5) }], 'stop') }),
   error: (status, message, headers) => openAiError(status, OPENAI_ERROR_TYPES[status] ?? 'server_error', message, headers),
   truncatedFrames: () => [dataLine(chunk({ role: 'assistant', content: '' })), dataLine(chunk({ content: 'who' }))],
+  misshapenFrame: () => dataLine({ choices: [{ index: 0, delta: { content: 7 }, finish_reason: null }] }),
 });
 
 describeProviderContract({
@@ -61,4 +63,5 @@ describeProviderContract({
   refusal: (explanation) => ({ kind: 'stream', frames: openAiFrames([{ refusal: explanation }], 'stop') }),
   error: (status, message, headers) => openAiError(status, OPENAI_ERROR_TYPES[status] ?? 'server_error', message, headers),
   truncatedFrames: () => [dataLine(chunk({ role: 'assistant', content: '' })), dataLine(chunk({ content: 'who' }))],
+  misshapenFrame: () => dataLine({ choices: [{ index: 0, delta: { content: 7 }, finish_reason: null }] }),
 });

@@ -19,6 +19,8 @@ export interface ProtocolKit {
   error(status: number, message: string, headers?: Record<string, string>): ScriptedReply;
   /** The start of a text stream, before the connection drops. */
   truncatedFrames(): string[];
+  /** An event that is valid JSON but not of the shape the protocol gives it. */
+  misshapenFrame(): string;
 }
 
 export const FAST_RETRIES: CreateProviderOptions = { maxAttempts: 3, baseDelayMs: 1 };
@@ -37,6 +39,19 @@ export async function providerErrorOf(promise: Promise<unknown>): Promise<Provid
     throw error;
   }
   throw new Error('expected a ProviderError, but the call succeeded');
+}
+
+/** Far longer than a hang-up takes, so that only a connection left open runs into it. */
+async function settlesWithin(promise: Promise<void>, ms: number, what: string): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`waited ${ms} ms for ${what}`)), ms);
+  });
+  try {
+    await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
@@ -140,6 +155,18 @@ export function describeProviderContract(kit: ProtocolKit): void {
       const server = await kit.start([{ kind: 'stall', frames: kit.truncatedFrames() }]);
       const error = await providerErrorOf(kit.provider(server, { maxAttempts: 1, timeoutMs: 50 }).complete(QUESTION));
       expect(error).toMatchObject({ kind: 'timeout', retryable: true });
+    });
+
+    it.each([
+      { failure: 'an event of the wrong shape', misshapen: true },
+      { failure: 'onText throwing', onText: () => { throw new Error('the terminal went away'); } },
+      { failure: 'the next event taking too long', options: { maxAttempts: 1, timeoutMs: 50 } },
+    ])('hangs up a stream whose reading fails partway through: $failure', async ({ misshapen, onText, options }) => {
+      const frames = [...kit.truncatedFrames(), ...(misshapen ? [kit.misshapenFrame()] : [])];
+      const server = await kit.start([{ kind: 'stall', frames }]);
+      await expect(kit.provider(server, options ?? FAST_RETRIES).complete(QUESTION, onText ? { onText } : {})).rejects.toThrow();
+      expect(server.requests).toHaveLength(1);
+      await settlesWithin(server.responseClosed(0), 10_000, 'the client to hang up the stalled response');
     });
 
     it('reports an unreachable server as a network failure after every attempt', async () => {
