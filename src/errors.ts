@@ -17,6 +17,7 @@ export const ERROR_CODES = {
   INVALID_INPUT: 'an argument or option is not valid',
   JOURNAL_BROKEN: 'the journal of writes does not verify',
   JOURNAL_LOCKED: 'another process holds the journal of writes',
+  STOPPED: 'the work was abandoned because its caller is going away',
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 

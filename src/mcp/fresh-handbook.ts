@@ -2,6 +2,7 @@ import { assertRepositoryRoot } from '../analyze/repository-root.js';
 import { LiveHandbook, type SyncOptions, type SyncSummary } from '../api/live-handbook.js';
 import { liveResolverOf } from '../api/live-resolution.js';
 import { openHandbook, type Handbook } from '../api/open-handbook.js';
+import { HandbookError } from '../errors.js';
 import { databasePathFor, refuseUnbuildableDatabase } from '../store/open-database.js';
 
 export interface Freshness {
@@ -39,7 +40,13 @@ export class FreshHandbook {
 
   constructor(
     repo: string,
-    private readonly options: { database?: string; provider?: SyncOptions['provider']; log: (line: string) => void },
+    private readonly options: {
+      database?: string;
+      provider?: SyncOptions['provider'];
+      log: (line: string) => void;
+      /** Whether no one will read the answers any more; read while an analysis holds the thread, so it must not need the event loop. */
+      stopping?: () => boolean;
+    },
   ) {
     this.root = assertRepositoryRoot(repo);
     refuseUnbuildableDatabase(databasePathFor(this.root, options.database));
@@ -68,7 +75,10 @@ export class FreshHandbook {
     this.listeners.push(listener);
   }
 
-  /** Waits for the answer in progress, then lets go of the database. */
+  /**
+   * Waits for the answer in progress, which gives up at its next progress report once `stopping`
+   * says so, then lets go of the database.
+   */
   async close(): Promise<void> {
     await this.queue;
     this.letGo();
@@ -80,12 +90,25 @@ export class FreshHandbook {
     this.opened = undefined;
   }
 
+  /**
+   * A sync reports progress every few files, the only calls it makes while it holds the thread,
+   * so that is where it can be abandoned. It never reports inside its write, one transaction,
+   * and what it leaves unwritten the next sync finds changed.
+   */
+  private giveUpIfStopping(): void {
+    if (this.options.stopping?.()) throw new HandbookError('STOPPED', 'the analysis was abandoned: the server is shutting down');
+  }
+
   private async syncThen<T>(work: (view: FreshView) => Promise<T>): Promise<T> {
     const database = this.options.database ? { database: this.options.database } : {};
     // A database built again in place of the open one is followed; one deleted, the sync below refuses, saying so.
     if (this.live?.databaseLost() === 'replaced') this.letGo();
     // Opened on demand, so a server started before the first build starts working once it exists.
-    this.live ??= await LiveHandbook.open(this.root, { ...database, ...(this.options.provider ? { provider: this.options.provider } : {}) });
+    this.live ??= await LiveHandbook.open(this.root, {
+      ...database,
+      ...(this.options.provider ? { provider: this.options.provider } : {}),
+      onProgress: () => this.giveUpIfStopping(),
+    });
     let sync: SyncSummary;
     try {
       sync = await this.live.sync();

@@ -6,6 +6,7 @@ import { HandbookError } from '../errors.js';
 import { FreshHandbook } from './fresh-handbook.js';
 import { registerHandbookPages } from './handbook-pages.js';
 import { registerHandbookTools } from './handbook-tools.js';
+import { type InputThread, readOnThread } from './input-thread.js';
 
 export interface HandbookServerOptions {
   /** Database file; `<repo>/.handbook/handbook.db` by default. */
@@ -14,12 +15,14 @@ export interface HandbookServerOptions {
   provider?: SyncOptions['provider'];
   /** Where log lines go; never stdout, which carries the protocol. Standard error by default. */
   log?: (line: string) => void;
+  /** Whether no one will read the answers any more, so a sync in progress may be abandoned; never by default. */
+  stopping?: () => boolean;
 }
 
 export interface ServeOptions extends HandbookServerOptions {
   /** Stops serving, as the end of input does. */
   signal?: AbortSignal;
-  /** The protocol streams; the process's stdin and stdout by default. */
+  /** The protocol streams; the process's stdin (read on a thread of its own) and stdout by default. */
   input?: Readable;
   output?: Writable;
 }
@@ -45,7 +48,12 @@ function stderrLog(line: string): void {
 /** An MCP server over the handbook of one repository: eight tools and the rendered pages as resources. */
 export function createHandbookServer(repo: string, options: HandbookServerOptions = {}): { server: McpServer; handbook: FreshHandbook } {
   const log = options.log ?? stderrLog;
-  const handbook = new FreshHandbook(repo, { ...(options.database ? { database: options.database } : {}), ...(options.provider ? { provider: options.provider } : {}), log });
+  const handbook = new FreshHandbook(repo, {
+    ...(options.database ? { database: options.database } : {}),
+    ...(options.provider ? { provider: options.provider } : {}),
+    ...(options.stopping ? { stopping: options.stopping } : {}),
+    log,
+  });
   const server = new McpServer({ name: 'handbook', title: 'Harness handbook', version: VERSION }, { instructions: INSTRUCTIONS });
   registerHandbookTools(server, handbook, log);
   registerHandbookPages(server, handbook);
@@ -54,15 +62,28 @@ export function createHandbookServer(repo: string, options: HandbookServerOption
 
 /**
  * `handbook mcp`: serves the handbook over stdio until the input ends (the client went away),
- * the output breaks, or the signal fires; then waits for an answer in progress, so a sync it
- * started is stored whole, and closes the database. The first sync starts once the client has
- * initialized and listed what it needs, so its first call does not pay for opening the analysis.
+ * the output breaks, or the signal fires; then abandons a sync in progress at its next progress
+ * report, waiting only for a write it has begun, and closes the database. The first sync starts
+ * once the client has initialized and listed what it needs, so its first call does not pay for
+ * opening the analysis.
  */
 export async function serveHandbook(repo: string, options: ServeOptions = {}): Promise<void> {
+  const reader: InputThread = options.input ? { stream: options.input, ended: () => false, close: async () => undefined } : readOnThread(0);
+  try {
+    await serveFrom(reader, repo, options);
+  } finally {
+    await reader.close();
+  }
+}
+
+async function serveFrom(reader: InputThread, repo: string, options: ServeOptions): Promise<void> {
   const log = options.log ?? stderrLog;
-  const input = options.input ?? process.stdin;
+  const input = reader.stream;
   const output = options.output ?? process.stdout;
-  const { server, handbook } = createHandbookServer(repo, { ...(options.database ? { database: options.database } : {}), ...(options.provider ? { provider: options.provider } : {}), log });
+  let over = false;
+  // The reader's flag too: the end event that settles `ended` waits for a sync holding the thread to finish.
+  const stopping = (): boolean => over || reader.ended();
+  const { server, handbook } = createHandbookServer(repo, { ...(options.database ? { database: options.database } : {}), ...(options.provider ? { provider: options.provider } : {}), log, stopping });
   const ended = new Promise<string>((resolve) => {
     input.once('end', () => resolve('the client closed the connection'));
     input.once('close', () => resolve('the client closed the connection'));
@@ -87,6 +108,7 @@ export async function serveHandbook(repo: string, options: ServeOptions = {}): P
   await server.connect(new StdioServerTransport(input, output));
   log(`serving ${handbook.root} over stdio`);
   log(`${await ended}; shutting down`);
+  over = true;
   clearTimeout(warmUp);
   await server.close();
   await handbook.close();

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -80,6 +80,25 @@ function sourceDigest(repo: string): string {
   };
   walk(repo);
   return hash.digest('hex');
+}
+
+/**
+ * A thousand modules, each calling the one before, under a path mapping the build did not have:
+ * new compiler settings, so the next sync analyzes every file again, for tens of seconds.
+ */
+function growPastItsBuild(repo: string): void {
+  const folder = path.join(repo, 'src', 'chain');
+  mkdirSync(folder);
+  for (let index = 0; index < 1000; index += 1) {
+    const helpers = Array.from({ length: 10 }, (_, k) => `export function helper${index}_${k}(value: number): number {\n  return value * ${k + 1} + ${index};\n}\n`).join('\n');
+    const previous = index === 0 ? '' : `import { step${index - 1} } from './module${index - 1}.js';\n`;
+    const step = `export function step${index}(value: number): number {\n  return ${index === 0 ? 'value' : `step${index - 1}(value)`} + helper${index}_0(value);\n}\n`;
+    writeFileSync(path.join(folder, `module${index}.ts`), `${previous}${helpers}\n${step}`);
+  }
+  const tsconfig = path.join(repo, 'tsconfig.json');
+  const settings = JSON.parse(readFileSync(tsconfig, 'utf8')) as { compilerOptions: { paths: Record<string, string[]> } };
+  settings.compilerOptions.paths['@chain/*'] = ['src/chain/*'];
+  writeFileSync(tsconfig, JSON.stringify(settings, null, 2));
 }
 
 describe('handbook mcp', () => {
@@ -424,7 +443,7 @@ describe('handbook mcp', () => {
     expect(stderr()).not.toMatch(/unexpected|\n\s+at /);
   });
 
-  it('exits cleanly when the client goes away mid-call, having stored the sync it started; stdout carries only protocol', async () => {
+  it('exits cleanly when the client goes away mid-call, leaving a store the next sync reads; stdout carries only protocol', async () => {
     const edited = builtCopy();
     writeFileSync(path.join(edited, 'src/security/audit.ts'), "export function audit(line: string): string {\n  return line;\n}\n");
     const child = spawn(process.execPath, [CLI, 'mcp', '--repo', edited], { stdio: ['pipe', 'pipe', 'pipe'] });
@@ -443,11 +462,37 @@ describe('handbook mcp', () => {
 
     expect(await exited).toBe(0);
     expect(stderr).toMatch(/the client (closed the connection|stopped reading).*; shutting down\n/);
-    expect(stderr).toMatch(/synced 1 changed file into generation 1\n/);
     expect(stderr).not.toMatch(/unexpected|\n\s+at /);
     for (const line of stdout.split('\n').filter(Boolean)) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
+    // The call's sync was written whole or abandoned before its write, depending on when the end of input was seen.
+    expect(handbook(['sync', edited, '--no-progress']).code).toBe(0);
     expect(handbook(['status', edited]).code).toBe(0);
   });
+
+  it('exits within seconds when the client closes its input during a warm-up that analyzes for tens of seconds', async () => {
+    const large = builtCopy();
+    growPastItsBuild(large);
+    const child = spawn(process.execPath, [CLI, 'mcp', '--repo', large], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const send = (message: object): void => void child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+    send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'gone', version: '1' } } });
+    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+    send({ method: 'notifications/initialized' });
+    // Well past the half second the warm-up waits for, and far short of the analysis it starts.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const closedAt = performance.now();
+    child.stdin.end();
+
+    expect(await exited).toBe(0);
+    expect(performance.now() - closedAt).toBeLessThan(10_000);
+    expect(stderr).toMatch(/not ready: the analysis was abandoned: the server is shutting down\n/);
+    expect(stderr).toMatch(/the client closed the connection; shutting down\n/);
+    expect(stderr).not.toMatch(/ready: handbook generation|synced|unexpected|\n\s+at /);
+    // Nothing of the abandoned analysis was written: the store is the build's, and reads as stale.
+    expect(handbook(['status', large]).code).toBe(5);
+  }, 120_000);
 
   it('starts before the handbook is built, says how to build it, works once it is, and follows a handbook deleted and built again', async () => {
     const bare = copyOfFixture();
