@@ -1,7 +1,7 @@
 import { ts } from 'ts-morph';
 import type { Unit, UnitKind } from '../graph/model.js';
 import { splitWords } from '../text/identifier-words.js';
-import { docOf, isJavaScriptFile, leadingComments, lineOf, memberOfThis, signatureOf, unitHash } from './unit-text.js';
+import { docOf, isJavaScriptFile, leadingComments, lineOf, memberOfThis, signatureOf, unitHasher } from './unit-text.js';
 
 /** What the first, purely syntactic pass learns; the second pass resolves edges against it. */
 export interface UnitIndex {
@@ -130,6 +130,7 @@ export function addFileUnit(index: UnitIndex, file: string, hash: string, lines:
 export function collectUnits(sourceFile: ts.SourceFile, file: string, fileHash: string, index: UnitIndex): void {
   const taken = new Map<string, number>();
   const locallyExported = exportedLocalNames(sourceFile);
+  const unitHash = unitHasher(sourceFile);
 
   const addUnit = (
     kind: UnitKind,
@@ -154,7 +155,7 @@ export function collectUnits(sourceFile: ts.SourceFile, file: string, fileHash: 
       signature: signatureOf(declaration, sourceFile),
       doc: docOf(docNode, sourceFile),
       exported,
-      hash: unitHash(spanNode, sourceFile),
+      hash: unitHash(spanNode),
       literals: '',
       words: '',
       parent,

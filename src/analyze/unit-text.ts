@@ -9,9 +9,135 @@ export function collapseWhitespace(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-/** The content hash of a unit: whitespace-insensitive, so re-indenting or moving a unit keeps it. */
-export function unitHash(node: ts.Node, sourceFile: ts.SourceFile): string {
-  return shortHash(collapseWhitespace(node.getText(sourceFile)));
+/**
+ * The content hash of each unit of one file: of its tokens, so re-indenting, reflowing or
+ * moving a unit keeps it, while any edit to what the code does changes it, whitespace inside a
+ * literal included. The file is read into tokens once, on the first unit asked for: units nest,
+ * and reading each on its own would read a class again for every method in it.
+ */
+export function unitHasher(sourceFile: ts.SourceFile): (node: ts.Node) => string {
+  let tokens: FileTokens | undefined;
+  return (node) => {
+    tokens ??= fileTokens(sourceFile);
+    const from = firstTokenAt(tokens.at, node.getStart(sourceFile));
+    const to = firstTokenAt(tokens.at, node.end);
+    return shortHash(tokens.text.slice(from, to).join('\u0000'));
+  };
+}
+
+/** A file's tokens in order, each with the position that decides which units hold it. */
+interface FileTokens {
+  text: string[];
+  at: number[];
+}
+
+/** Tokens whose own text is data: a space inside one is a change of behaviour, so they are kept verbatim. */
+const VERBATIM_TOKENS = new Set([
+  ts.SyntaxKind.StringLiteral,
+  ts.SyntaxKind.NoSubstitutionTemplateLiteral,
+  ts.SyntaxKind.TemplateHead,
+  ts.SyntaxKind.TemplateMiddle,
+  ts.SyntaxKind.TemplateTail,
+  ts.SyntaxKind.RegularExpressionLiteral,
+]);
+
+/**
+ * Statements that may end without `;`. Where one does, a line break decided where it ends
+ * (`return\nvalue` returns nothing, `a\n++b` increments b), so the inserted `;` is a token too.
+ */
+const SEMICOLON_ENDED = new Set([
+  ts.SyntaxKind.VariableStatement,
+  ts.SyntaxKind.ExpressionStatement,
+  ts.SyntaxKind.ReturnStatement,
+  ts.SyntaxKind.ThrowStatement,
+  ts.SyntaxKind.BreakStatement,
+  ts.SyntaxKind.ContinueStatement,
+  ts.SyntaxKind.DoStatement,
+  ts.SyntaxKind.DebuggerStatement,
+  ts.SyntaxKind.ImportDeclaration,
+  ts.SyntaxKind.ImportEqualsDeclaration,
+  ts.SyntaxKind.ExportDeclaration,
+  ts.SyntaxKind.ExportAssignment,
+  ts.SyntaxKind.TypeAliasDeclaration,
+  ts.SyntaxKind.PropertyDeclaration,
+]);
+
+const SEMICOLON = 0x3b;
+
+/**
+ * The syntax tree says where literals and JSX text lie, which a scanner alone cannot tell (a `/`
+ * may start a regex, a `}` may resume a template); between them only punctuation, names,
+ * numbers and comments remain, which the standard scanner reads alike in .ts, .tsx and .js.
+ */
+const codeScanner = ts.createScanner(ts.ScriptTarget.Latest, false, ts.LanguageVariant.Standard);
+
+function fileTokens(sourceFile: ts.SourceFile): FileTokens {
+  const text = sourceFile.text;
+  const kept: Array<{ start: number; end: number; at: number; token: string }> = [];
+  const visit = (child: ts.Node): void => {
+    if (VERBATIM_TOKENS.has(child.kind)) {
+      const start = child.getStart(sourceFile);
+      kept.push({ start, end: child.end, at: start, token: text.slice(start, child.end) });
+    } else if (child.kind === ts.SyntaxKind.JsxText) {
+      kept.push({ start: child.pos, end: child.end, at: child.pos, token: jsxTextValue(text.slice(child.pos, child.end)) });
+    } else {
+      ts.forEachChild(child, visit);
+      // At the statement's last character, so the statement's own unit holds it and the next unit does not.
+      if (SEMICOLON_ENDED.has(child.kind) && text.charCodeAt(child.end - 1) !== SEMICOLON) kept.push({ start: child.end, end: child.end, at: child.end - 1, token: ';' });
+    }
+  };
+  visit(sourceFile);
+  kept.sort((a, b) => a.start - b.start);
+  const tokens: FileTokens = { text: [], at: [] };
+  let cursor = 0;
+  for (const { start, end, at, token } of kept) {
+    scanCode(text, cursor, start, tokens);
+    if (token !== '') {
+      tokens.text.push(token);
+      tokens.at.push(at);
+    }
+    cursor = Math.max(cursor, end);
+  }
+  scanCode(text, cursor, text.length, tokens);
+  return tokens;
+}
+
+/** The index of the first token at or after `position`. */
+function firstTokenAt(at: readonly number[], position: number): number {
+  let low = 0;
+  let high = at.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (at[middle]! < position) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+function scanCode(text: string, start: number, end: number, tokens: FileTokens): void {
+  if (end <= start) return;
+  codeScanner.setText(text, start, end - start);
+  for (let kind = codeScanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = codeScanner.scan()) {
+    if (kind === ts.SyntaxKind.WhitespaceTrivia || kind === ts.SyntaxKind.NewLineTrivia) continue;
+    // Comments count as they always have, whitespace-insensitive: an edited comment is an edit a reader of the locator may want to see.
+    const comment = kind === ts.SyntaxKind.SingleLineCommentTrivia || kind === ts.SyntaxKind.MultiLineCommentTrivia;
+    tokens.text.push(comment ? collapseWhitespace(codeScanner.getTokenText()) : codeScanner.getTokenText());
+    tokens.at.push(codeScanner.getTokenStart());
+  }
+}
+
+/**
+ * JSX text as it renders: whitespace next to a line break goes, lines left empty go, the rest
+ * joins with one space (the JSX rule), so re-indenting markup keeps the hash and `a  b` does not.
+ */
+function jsxTextValue(raw: string): string {
+  const lines = raw.split(/\r\n|[\r\n]/);
+  const last = lines.length - 1;
+  return lines
+    .map((line, index) => (index > 0 ? line.replace(/^[ \t]+/, '') : line))
+    .map((line, index) => (index < last ? line.replace(/[ \t]+$/, '') : line))
+    .filter((line) => line !== '')
+    .join(' ');
 }
 
 /** Whether the compiler reads a file as JavaScript, where a class declares its fields by assignment. */

@@ -44,7 +44,7 @@ export const unitSchema = z.object({
   signature: z.string(),
   doc: z.string(),
   exported: z.boolean(),
-  /** sha256 (16 hex) of the unit's text with whitespace collapsed, so a move is not a change; a file unit hashes its bytes. */
+  /** sha256 (16 hex) of the unit's tokens, literals verbatim, so a move or re-indent is not a change; a file unit hashes its bytes. */
   hash: z.string(),
   /** Distinct words of the string literals in the unit's own body (not nested units'), space-separated. */
   literals: z.string(),

@@ -58,16 +58,41 @@ describe('units of the fixture harness', () => {
   });
 
   it('keeps a unit hash when only whitespace changes', async () => {
-    const { unitHash } = await import('../../src/analyze/unit-text.js');
+    const { unitHasher } = await import('../../src/analyze/unit-text.js');
     const { ts } = await import('ts-morph');
     const parse = (text: string) => ts.createSourceFile('a.ts', text, ts.ScriptTarget.ES2022, true);
     const a = parse('function f(a: number) {\n  return a + 1;\n}');
     const b = parse('function f(a: number)   {  return a +\n 1; }');
     const c = parse('function f(a: number) { return a + 2; }');
-    expect(unitHash(a.statements[0]!, a)).toBe(unitHash(b.statements[0]!, b));
-    expect(unitHash(a.statements[0]!, a)).not.toBe(unitHash(c.statements[0]!, c));
+    const hashOf = (file: ReturnType<typeof parse>) => unitHasher(file)(file.statements[0]!);
+    expect(hashOf(a)).toBe(hashOf(b));
+    expect(hashOf(a)).not.toBe(hashOf(c));
+  });
+
+  it.each([
+    ['inside a string', "const f = () => 'a  b';", "const f = () => 'a b';"],
+    ['inside a template literal', 'const f = () => `a  b`;', 'const f = () => `a b`;'],
+    ['between the substitutions of a template', 'const f = (x: number) => `a ${x}  b`;', 'const f = (x: number) => `a ${x} b`;'],
+    ['inside a regular expression', 'const f = (x: string) => /a  b/.test(x);', 'const f = (x: string) => /a b/.test(x);'],
+    ['inside a line of JSX text', 'const f = () => <p>a  b</p>;', 'const f = () => <p>a b</p>;'],
+    ['where a line break ends a return', 'function f(x: number) { return\n  x; }', 'function f(x: number) { return x; }'],
+  ])('changes a unit hash when whitespace changes %s', async (_, before, after) => {
+    expect(await tsxUnitHash(before)).not.toBe(await tsxUnitHash(after));
+  });
+
+  it('keeps a unit hash when JSX is re-indented or spaces move between tokens', async () => {
+    const indented = 'const f = (x: number) => (\n  <p className="a  b">\n    sum: {x+1}\n  </p>\n);';
+    expect(await tsxUnitHash(indented)).toBe(await tsxUnitHash('const f = (x: number) => (\n<p className="a  b">\n        sum: { x + 1 }\n</p>);'));
   });
 });
+
+/** The hash of the first statement of a .tsx file holding `text`. */
+async function tsxUnitHash(text: string): Promise<string> {
+  const { unitHasher } = await import('../../src/analyze/unit-text.js');
+  const { ts } = await import('ts-morph');
+  const file = ts.createSourceFile('a.tsx', text, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TSX);
+  return unitHasher(file)(file.statements[0]!);
+}
 
 describe('edges of the fixture harness', () => {
   it('finds exactly the three callers of the secret-masking helper', () => {

@@ -123,6 +123,35 @@ describe('the live resolver follows moved code', () => {
   });
 });
 
+describe('the live resolver tells an edit from a reformat', () => {
+  /** The shell tool's verdict after `edit` rewrote its file's text. */
+  const shellToolAfter = async (edit: (text: string) => string) => {
+    const handbook = await builtThenEdited((repo) => writeFileSync(path.join(repo, SHELL), edit(readFileSync(path.join(repo, SHELL), 'utf8'))));
+    return liveResolverOf(handbook).resolve(handbook.graph.getUnitOrThrow(`${SHELL}#runShellTool`));
+  };
+  const once = (text: string, from: string, to: string): string => {
+    expect(text.split(from)).toHaveLength(2);
+    return text.replace(from, to);
+  };
+
+  it('reports a unit changed when whitespace inside one of its strings changes', async () => {
+    expect(await shellToolAfter((text) => once(text, `'[killed: timeout]'`, `'[killed:  timeout]'`))).toMatchObject({ status: 'changed', line: 27, endLine: 39 });
+  });
+
+  it('reports a unit changed when whitespace in the text of one of its template literals changes', async () => {
+    expect(await shellToolAfter((text) => once(text, '`[exit code ${exitCode}]`', '`[exit  code ${exitCode}]`'))).toMatchObject({ status: 'changed', line: 27, endLine: 39 });
+  });
+
+  it('keeps a re-indented, reflowed unit fresh', async () => {
+    const reformatted = (text: string): string => {
+      const body = once(text, 'const cwd = typeof args.cwd', 'const cwd =\n      typeof args.cwd').split('\n');
+      // Lines 27 to 40 are now the shell tool: indented by a tab more, with a space before a `;`.
+      return [...body.slice(0, 26), ...body.slice(26, 40).map((line) => `\t${line.replace('args.command);', 'args.command) ;')}`), ...body.slice(40)].join('\n');
+    };
+    expect(await shellToolAfter(reformatted)).toEqual({ status: 'fresh', line: 27, endLine: 40 });
+  });
+});
+
 /** A resolver over the tree as a build would see it, counting how often it asks for that tree. */
 function countingWalks(handbook: Handbook): { resolver: LiveResolver; walks: () => number } {
   let walks = 0;
