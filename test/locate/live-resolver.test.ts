@@ -25,11 +25,13 @@ const renameShellTool = (repo: string): void => renameSync(path.join(repo, SHELL
 describe('the live resolver follows moved code', () => {
   it('reports a unit of a renamed file as moved, at its lines in the new file', async () => {
     const handbook = await builtThenEdited(renameShellTool);
-    const resolved = await liveResolverOf(handbook).resolve(handbook.graph.getUnitOrThrow(`${SHELL}#runShellTool`));
+    const unit = handbook.graph.getUnitOrThrow(`${SHELL}#runShellTool`);
+    const resolved = await liveResolverOf(handbook).resolve(unit);
     expect(resolved).toEqual({
       status: 'moved',
       line: 27,
       endLine: 39,
+      hash: unit.hash,
       reason: `${SHELL} no longer exists; the same code is now ${RENAMED}#runShellTool`,
       movedTo: { file: RENAMED, symbol: 'runShellTool' },
     });
@@ -50,11 +52,13 @@ describe('the live resolver follows moved code', () => {
       // Its bytes still parse to the same units, but a sync leaves a file holding a NUL out.
       writeFileSync(path.join(repo, SHELL), Buffer.concat([Buffer.from([0x00]), readFileSync(path.join(repo, SHELL))]));
     });
-    const resolved = await liveResolverOf(handbook).resolve(handbook.graph.getUnitOrThrow(`${SHELL}#runShellTool`));
+    const unit = handbook.graph.getUnitOrThrow(`${SHELL}#runShellTool`);
+    const resolved = await liveResolverOf(handbook).resolve(unit);
     expect(resolved).toEqual({
       status: 'moved',
       line: 27,
       endLine: 39,
+      hash: unit.hash,
       reason: `${SHELL} is now skipped as binary; the same code is now ${RENAMED}#runShellTool`,
       movedTo: { file: RENAMED, symbol: 'runShellTool' },
     });
@@ -94,8 +98,10 @@ describe('the live resolver follows moved code', () => {
     for (const { name, edit, expected } of cases) {
       it(name, async () => {
         const handbook = await builtThenEdited(edit);
-        const resolved = await liveResolverOf(handbook).resolve(handbook.graph.getUnitOrThrow(`${SHELL}#runShellTool`));
-        expect(resolved).toEqual(expected);
+        const unit = handbook.graph.getUnitOrThrow(`${SHELL}#runShellTool`);
+        const resolved = await liveResolverOf(handbook).resolve(unit);
+        // Code found live comes with its hash, the stored one where it is the same code.
+        expect(resolved).toEqual(expected.status === 'frozen' ? expected : { ...expected, hash: unit.hash });
         // The same verdict as a build's: analyzed when discovery lists the file, else skipped for the reason it records.
         const discovery = sourceDiscoveryOf(handbook)();
         const reason = skipReasonOf(discovery, SHELL);
@@ -148,7 +154,7 @@ describe('the live resolver tells an edit from a reformat', () => {
       // Lines 27 to 40 are now the shell tool: indented by a tab more, with a space before a `;`.
       return [...body.slice(0, 26), ...body.slice(26, 40).map((line) => `\t${line.replace('args.command);', 'args.command) ;')}`), ...body.slice(40)].join('\n');
     };
-    expect(await shellToolAfter(reformatted)).toEqual({ status: 'fresh', line: 27, endLine: 40 });
+    expect(await shellToolAfter(reformatted)).toEqual({ status: 'fresh', line: 27, endLine: 40, hash: expect.any(String) });
   });
 });
 
