@@ -4,7 +4,7 @@ import { type Edge, HERITAGE_KINDS, type ProgramGraphData, type Slot, type Sourc
 import { canonicalize, compareEdges, compareFiles, compareSlots, compareText, compareUnits, compareUnresolved } from '../graph/order.js';
 import { shortHash } from '../graph/content-hash.js';
 import { settingsChange, settingsKey } from './analysis-settings.js';
-import { changedNames, exportsChangedFrom, filesAffectedBy, hierarchyMoved, importStem, isChangedDeclaration, isTypeOrMember, MentionIndex, mentionsAny, movedNames } from './affected-files.js';
+import { changedNames, exportsChangedFrom, filesAffectedBy, hierarchyMoved, importStem, isChangedDeclaration, isTypeOrMember, MentionIndex, movedNames, WordMatcher } from './affected-files.js';
 import { addFileUnit, collectUnits, createUnitIndex, type UnitIndex } from './collect-units.js';
 import { type CompilerSetup, createCompilerSetup, type SettingsWarning } from './compiler-setup.js';
 import { createProgram, type ModuleResolver, toCompilerPath } from './create-program.js';
@@ -354,10 +354,14 @@ export class AnalysisSession {
       if (rehomed.size > 0) for (const path of next.keys()) if (edgesBefore(path).some((edge) => isTypeOrMember(edge.to, rehomed))) toResolve.add(path);
       // With the same files as before, a module resolves as before: an edit inside one unit's body needs only that unit resolved again.
       const parts = new Map<string, PartialPlan & { kept: KeptPart }>();
+      // One matcher per set of names (each set is complete when asked with), not one per file: as many names as files may have changed.
+      const matchers = new WeakMap<ReadonlySet<string>, WordMatcher>();
       const settled = (path: string, part: { keptText: string; kept: KeptPart }, allNames: ReadonlySet<string>, propagated: ReadonlySet<string>): boolean => {
         const units = next.get(path)!.index.units;
         const slots = new Set(part.kept.slots.map((slot) => slot.id));
-        return !mentionsAny(part.keptText, allNames) && part.kept.edges.every((edge) =>
+        let matcher = matchers.get(allNames);
+        if (!matcher) matchers.set(allNames, (matcher = new WordMatcher(allNames)));
+        return !matcher.mentionedIn(part.keptText) && part.kept.edges.every((edge) =>
           !propagated.has(edge.to) && !isChangedDeclaration(edge.to, changed, allNames) && !(edge.kind === 'imports' && exportsChanged.has(edge.to)) &&
           !isTypeOrMember(edge.to, rehomed) &&
           (fileOfId(edge.to) !== path || units.has(edge.to) || slots.has(edge.to)));
@@ -536,12 +540,12 @@ export class AnalysisSession {
       const namesOf = (id: string): readonly string[] => files.get(fileOfId(id))?.decidesFields.get(id) ?? [declaredNameOf(id)!];
       const newNames = new Set(found.flatMap(namesOf).filter((name) => name.length > 0 && !allNames.has(name)));
       // A declaration whose annotation names a changed type holds something else now (`shape: Alias` after Alias changed).
-      for (const path of toResolve) for (const name of annotatedWithChangedNames(files.get(path), allNames)) newNames.add(name);
+      const changedNamesMatcher = new WordMatcher(allNames);
+      for (const path of toResolve) for (const name of annotatedWithChangedNames(files.get(path), allNames, changedNamesMatcher)) newNames.add(name);
       if (found.length === 0 && newNames.size === 0) return { names: allNames, propagated };
       for (const name of newNames) allNames.add(name);
       const foundIds = new Set(found);
-      const mentioning = new Set<string>();
-      for (const name of newNames) for (const path of this.mentions.filesMentioning(name, texts)) mentioning.add(path);
+      const mentioning = this.mentions.filesMentioningAny(newNames, texts);
       const more = new Set<string>();
       for (const [path, file] of files) {
         if (toResolve.has(path)) continue;
@@ -655,14 +659,14 @@ export class AnalysisSession {
   }
 }
 
-/** Names declared in a file with a type annotation that mentions one of `names`. */
-function annotatedWithChangedNames(file: LiveFile | undefined, names: ReadonlySet<string>): string[] {
+/** Names declared in a file with a type annotation that mentions one of `names` (as `matcher` finds them). */
+function annotatedWithChangedNames(file: LiveFile | undefined, names: ReadonlySet<string>, matcher: WordMatcher): string[] {
   if (!file || file.record.test) return [];
   const found: string[] = [];
   const check = (name: string | undefined, node: ts.Node): void => {
     if (!name || names.has(name)) return;
     const annotation = annotationOf(node);
-    if (annotation && mentionsAny(annotation.getText(), names)) found.push(name);
+    if (annotation && matcher.mentionedIn(annotation.getText())) found.push(name);
   };
   for (const { name, node } of file.index.memberDeclarations) check(name, node);
   for (const [node, id] of file.index.unitByDeclaration) check(declaredNameOf(id), node);
