@@ -8,6 +8,7 @@ import { Journal, readEventLog } from '../../src/index.js';
 import { act, call, copyOfTaskFixture, eventsOnceThere, FIX_REDACT, READ_REDACT, writeScript } from '../helpers/harness-run.js';
 import { CLI, scratchDirectory } from '../helpers/paths.js';
 import { expectOneLineError, runCli } from '../helpers/cli-run.js';
+import { alive, deadWithin } from '../helpers/process-life.js';
 
 const MIGRATE = call('run_command', { command: 'echo migrated >> effects.log' });
 const NOTES = call('create_file', { path: 'notes.txt', content: 'masking notes\n' });
@@ -240,24 +241,6 @@ async function pidOnceWritten(file: string): Promise<number> {
     await sleep(50);
   }
   throw new Error(`${file} was never written`);
-}
-
-/** Alive and not a zombie: where nothing reaps orphans (a container's init), a killed one stays a zombie. */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}
-
-async function deadWithin(pid: number, ms: number): Promise<boolean> {
-  for (let waited = 0; waited < ms; waited += 50) {
-    if (!alive(pid)) return true;
-    await sleep(50);
-  }
-  return false;
 }
 
 function killQuietly(pid: number): void {

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { GROUP_MARKER_VARIABLE, killLeftoverGroups, ProcessGroupLog } from '../../src/harness/process-groups.js';
 import { runShellCommand } from '../../src/harness/run-shell-command.js';
 import { scratchDirectory } from '../helpers/paths.js';
+import { alive, deadWithin } from '../helpers/process-life.js';
 
 const spawned: number[] = [];
 
@@ -17,24 +18,6 @@ async function group(env: NodeJS.ProcessEnv): Promise<number> {
   spawned.push(pid);
   for (let waited = 0; waited < 10_000 && !readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('sleep'); waited += 20) await sleep(20);
   return pid;
-}
-
-/** Alive and not a zombie: where nothing reaps orphans (a container's init), a killed one stays a zombie. */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}
-
-async function deadWithin(pid: number, ms: number): Promise<boolean> {
-  for (let waited = 0; waited < ms; waited += 50) {
-    if (!alive(pid)) return true;
-    await sleep(50);
-  }
-  return false;
 }
 
 afterEach(() => {
