@@ -48,7 +48,9 @@ describe.runIf(existsSync('/proc/self/stat'))('process groups a killed run left'
   it('are written down by runShellCommand while a command runs, and struck off when it ends', async () => {
     const folder = path.join(scratchDirectory(), 'process-groups');
     const log = new ProcessGroupLog(folder);
-    const outcome = await runShellCommand(`ls ${folder}; echo "$${GROUP_MARKER_VARIABLE}"`, { cwd: scratchDirectory(), timeoutMs: 10_000, groups: log });
+    // The record is written once the spawn has returned, which the command's first step may beat: it waits for it (10 s at most).
+    const waitForRecord = `for i in $(seq 200); do [ -n "$(ls ${folder} 2>/dev/null)" ] && break; sleep 0.05; done`;
+    const outcome = await runShellCommand(`${waitForRecord}; ls ${folder}; echo "$${GROUP_MARKER_VARIABLE}"`, { cwd: scratchDirectory(), timeoutMs: 20_000, groups: log });
     expect(outcome.output.trim().split('\n')).toEqual([expect.stringMatching(/^\d+\.json$/), log.marker]);
     expect(readdirSync(folder)).toEqual([]);
   });
