@@ -446,24 +446,15 @@ describe('handbook mcp', () => {
   it('exits cleanly when the client goes away mid-call, leaving a store the next sync reads; stdout carries only protocol', async () => {
     const edited = builtCopy();
     writeFileSync(path.join(edited, 'src/security/audit.ts'), "export function audit(line: string): string {\n  return line;\n}\n");
-    const child = spawn(process.execPath, [CLI, 'mcp', '--repo', edited], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    const send = (message: object): void => void child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
-    send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'gone', version: '1' } } });
-    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
-    send({ method: 'notifications/initialized' });
+    const { child, send, exited, stdout, stderr } = await initializedRawServer(edited);
     send({ id: 2, method: 'tools/call', params: { name: 'ask', arguments: { request: 'where is the audit line written?' } } });
     child.stdin.end();
     child.stdout.destroy();
 
     expect(await exited).toBe(0);
-    expect(stderr).toMatch(/the client (closed the connection|stopped reading).*; shutting down\n/);
-    expect(stderr).not.toMatch(/unexpected|\n\s+at /);
-    for (const line of stdout.split('\n').filter(Boolean)) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
+    expect(stderr()).toMatch(/the client (closed the connection|stopped reading).*; shutting down\n/);
+    expect(stderr()).not.toMatch(/unexpected|\n\s+at /);
+    for (const line of stdout().split('\n').filter(Boolean)) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
     // The call's sync was written whole or abandoned before its write, depending on when the end of input was seen.
     expect(handbook(['sync', edited, '--no-progress']).code).toBe(0);
     expect(handbook(['status', edited]).code).toBe(0);
@@ -472,14 +463,7 @@ describe('handbook mcp', () => {
   it('exits within seconds when the client closes its input during a warm-up that analyzes for tens of seconds', async () => {
     const large = builtCopy();
     growPastItsBuild(large);
-    const child = spawn(process.execPath, [CLI, 'mcp', '--repo', large], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    const send = (message: object): void => void child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
-    send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'gone', version: '1' } } });
-    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
-    send({ method: 'notifications/initialized' });
+    const { child, exited, stderr } = await initializedRawServer(large);
     // Well past the half second the warm-up waits for, and far short of the analysis it starts.
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     const closedAt = performance.now();
@@ -487,9 +471,9 @@ describe('handbook mcp', () => {
 
     expect(await exited).toBe(0);
     expect(performance.now() - closedAt).toBeLessThan(10_000);
-    expect(stderr).toMatch(/not ready: the analysis was abandoned: the server is shutting down\n/);
-    expect(stderr).toMatch(/the client closed the connection; shutting down\n/);
-    expect(stderr).not.toMatch(/ready: handbook generation|synced|unexpected|\n\s+at /);
+    expect(stderr()).toMatch(/not ready: the analysis was abandoned: the server is shutting down\n/);
+    expect(stderr()).toMatch(/the client closed the connection; shutting down\n/);
+    expect(stderr()).not.toMatch(/ready: handbook generation|synced|unexpected|\n\s+at /);
     // Nothing of the abandoned analysis was written: the store is the build's, and reads as stale.
     expect(handbook(['status', large]).code).toBe(5);
   }, 120_000);
@@ -539,3 +523,18 @@ describe('handbook mcp', () => {
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
   });
 });
+
+/** `handbook mcp` on raw JSON-RPC, past its handshake: for tests that close its input or stop reading its output, which the SDK's client does not. */
+async function initializedRawServer(repo: string) {
+  const child = spawn(process.execPath, [CLI, 'mcp', '--repo', repo], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const send = (message: object): void => void child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+  send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'gone', version: '1' } } });
+  await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+  send({ method: 'notifications/initialized' });
+  return { child, send, exited, stdout: () => stdout, stderr: () => stderr };
+}
