@@ -1,9 +1,9 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { act, call, copyOfTaskFixture, FIX_REDACT, READ_REDACT, writeScript } from '../helpers/harness-run.js';
 import { PROJECT_ROOT, scratchDirectory } from '../helpers/paths.js';
-import { expectOneLineError, runCli } from '../helpers/cli-run.js';
+import { expectOneLineError, runCli, runCliAsync } from '../helpers/cli-run.js';
 
 const handbook = (args: string[], env: NodeJS.ProcessEnv = process.env) => runCli(args, { env });
 
@@ -50,41 +50,48 @@ describe('handbook run', () => {
     expect([failed.code, JSON.parse(failed.stdout).reason.detail]).toEqual([8, expect.stringContaining('script exhausted')]);
   });
 
-  it('answers bad input with one line, no stack trace, exit 2, and leaves no run folder behind', () => {
-    const repo = copyOfTaskFixture();
-    const script = writeScript([act(READ_REDACT)]);
-    const misspelledPolicy = path.join(scratchDirectory(), 'policy.json');
-    writeFileSync(misspelledPolicy, JSON.stringify({ tools: { run_comand: 'auto' } }));
-    const badScript = path.join(scratchDirectory(), 'bad.json');
-    writeFileSync(badScript, JSON.stringify({ turns: [{ tool_calls: [{ arguments: {} }] }] }));
-    const cases: Array<[string[], RegExp, NodeJS.ProcessEnv?]> = [
-      [['run', '--repo', repo, '--task', 'x', '--model', `script:${script}`], /no exit criteria/],
-      [['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', 'offline'], /a task needs a model/],
-      [['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', 'script:/no/such/script.json'], /model script \/no\/such\/script\.json does not exist/],
-      [['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', `script:${badScript}`], /is not valid at turns\.0/],
-      [['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', `script:${script}`, '--tool-mode', 'xml'], /invalid option --tool-mode/],
-      [['run', '--repo', repo, '--task', 'x', '--must-change', '../elsewhere.js', '--model', `script:${script}`], /\.\.\/elsewhere\.js must change, but no tool may write it: .* is outside the repository/],
-      [['run', '--repo', repo, '--task', 'x', '--must-change', 'README.md', '--scope', 'src/**', '--model', `script:${script}`], /README\.md must change, but no tool may write it: .* outside the task's scope/],
-      [['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', `script:${script}`, '--max-steps', '0'], /invalid option --max-steps/],
-      [['run', '--repo', path.join(repo, 'nope'), '--task', 'x', '--check', 'true', '--model', `script:${script}`], /repository not found/],
-      [['run', '--repo', repo, '--task', '   ', '--check', 'true', '--model', `script:${script}`], /invalid option --task/],
-      [['run', '--repo', repo, '--task', 'x', '--check', 'true', ' ', '--model', `script:${script}`], /invalid option --check: a check command is empty \(/],
-      [['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', `script:${script}`, '--policy', script], /approval policy .* is not valid/],
-      [['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', `script:${script}`, '--policy', '/no/such/policy.json'], /approval policy \/no\/such\/policy\.json does not exist/],
-      [['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', `script:${script}`, '--policy', misspelledPolicy], /approval policy .* is not valid at tools\.run_comand: no tool is named "run_comand" \(the tools are read_file, .*run_command/],
-      [['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', 'claude-x'], /model spec "claude-x" names no provider/],
-      [['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', 'anthropic:claude-x'], /ANTHROPIC_API_KEY is not set/, WITHOUT_KEYS],
-      [['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', `script:${script}`, '--escalate', 'openai:gpt-x'], /OPENAI_API_KEY is not set/, WITHOUT_KEYS],
-      [['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', `script:${script}`, '--escalate', 'nope:x'], /unknown model provider "nope"/],
+  describe('answers bad input with one line, no stack trace, exit 2, and leaves no run folder behind', () => {
+    // Every case runs the real CLI on a repository of its own, a few at a time (vitest's
+    // maxConcurrency): one after another, eighteen Node starts took most of a minute under load.
+    let files: { script: string; badScript: string; misspelledPolicy: string };
+    beforeAll(() => {
+      const misspelledPolicy = path.join(scratchDirectory(), 'policy.json');
+      writeFileSync(misspelledPolicy, JSON.stringify({ tools: { run_comand: 'auto' } }));
+      const badScript = path.join(scratchDirectory(), 'bad.json');
+      writeFileSync(badScript, JSON.stringify({ turns: [{ tool_calls: [{ arguments: {} }] }] }));
+      files = { script: writeScript([act(READ_REDACT)]), badScript, misspelledPolicy };
+    });
+    type Inputs = typeof files & { repo: string };
+    const cases: Array<{ refusal: string; args: (inputs: Inputs) => string[]; pattern: RegExp; env?: NodeJS.ProcessEnv }> = [
+      { refusal: 'no exit criteria', args: ({ repo, script }) => ['run', '--repo', repo, '--task', 'x', '--model', `script:${script}`], pattern: /no exit criteria/ },
+      { refusal: 'offline model', args: ({ repo }) => ['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', 'offline'], pattern: /a task needs a model/ },
+      { refusal: 'missing model script', args: ({ repo }) => ['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', 'script:/no/such/script.json'], pattern: /model script \/no\/such\/script\.json does not exist/ },
+      { refusal: 'invalid model script', args: ({ repo, badScript }) => ['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', `script:${badScript}`], pattern: /is not valid at turns\.0/ },
+      { refusal: 'unknown --tool-mode', args: ({ repo, script }) => ['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', `script:${script}`, '--tool-mode', 'xml'], pattern: /invalid option --tool-mode/ },
+      { refusal: '--must-change outside the repository', args: ({ repo, script }) => ['run', '--repo', repo, '--task', 'x', '--must-change', '../elsewhere.js', '--model', `script:${script}`], pattern: /\.\.\/elsewhere\.js must change, but no tool may write it: .* is outside the repository/ },
+      { refusal: '--must-change outside the scope', args: ({ repo, script }) => ['run', '--repo', repo, '--task', 'x', '--must-change', 'README.md', '--scope', 'src/**', '--model', `script:${script}`], pattern: /README\.md must change, but no tool may write it: .* outside the task's scope/ },
+      { refusal: '--max-steps 0', args: ({ repo, script }) => ['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', `script:${script}`, '--max-steps', '0'], pattern: /invalid option --max-steps/ },
+      { refusal: 'missing repository', args: ({ repo, script }) => ['run', '--repo', path.join(repo, 'nope'), '--task', 'x', '--check', 'true', '--model', `script:${script}`], pattern: /repository not found/ },
+      { refusal: 'blank --task', args: ({ repo, script }) => ['run', '--repo', repo, '--task', '   ', '--check', 'true', '--model', `script:${script}`], pattern: /invalid option --task/ },
+      { refusal: 'blank --check', args: ({ repo, script }) => ['run', '--repo', repo, '--task', 'x', '--check', 'true', ' ', '--model', `script:${script}`], pattern: /invalid option --check: a check command is empty \(/ },
+      { refusal: 'invalid policy', args: ({ repo, script }) => ['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', `script:${script}`, '--policy', script], pattern: /approval policy .* is not valid/ },
+      { refusal: 'missing policy', args: ({ repo, script }) => ['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', `script:${script}`, '--policy', '/no/such/policy.json'], pattern: /approval policy \/no\/such\/policy\.json does not exist/ },
+      { refusal: 'misspelled tool in policy', args: ({ repo, script, misspelledPolicy }) => ['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', `script:${script}`, '--policy', misspelledPolicy], pattern: /approval policy .* is not valid at tools\.run_comand: no tool is named "run_comand" \(the tools are read_file, .*run_command/ },
+      { refusal: 'model without provider', args: ({ repo }) => ['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', 'claude-x'], pattern: /model spec "claude-x" names no provider/ },
+      { refusal: 'no Anthropic key', args: ({ repo }) => ['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', 'anthropic:claude-x'], pattern: /ANTHROPIC_API_KEY is not set/, env: WITHOUT_KEYS },
+      { refusal: 'no OpenAI key for --escalate', args: ({ repo, script }) => ['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', `script:${script}`, '--escalate', 'openai:gpt-x'], pattern: /OPENAI_API_KEY is not set/, env: WITHOUT_KEYS },
+      { refusal: 'unknown provider for --escalate', args: ({ repo, script }) => ['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', `script:${script}`, '--escalate', 'nope:x'], pattern: /unknown model provider "nope"/ },
     ];
-    for (const [args, pattern, env] of cases) {
-      const result = handbook(args, env);
-      expect({ args, code: result.code, lines: result.stderr.trim().split('\n').length }).toEqual({ args, code: 2, lines: 1 });
+    it.concurrent.for(cases)('$refusal', async ({ args, pattern, env }, { expect }) => {
+      const repo = copyOfTaskFixture();
+      const argv = args({ ...files, repo });
+      const result = await runCliAsync(argv, { env });
+      expect({ argv, code: result.code, lines: result.stderr.trim().split('\n').length }).toEqual({ argv, code: 2, lines: 1 });
       expect(result.stderr).toMatch(pattern);
       expect(result.stderr).not.toMatch(/\n\s+at /);
       expect(result.stdout).toBe('');
-      expect({ args, runs: runFolders(repo) }).toEqual({ args, runs: [] });
-    }
+      expect(runFolders(repo)).toEqual([]);
+    });
   });
 
   it('refuses a count or a wall clock past what it can hold, in one line, before a run folder exists', () => {
