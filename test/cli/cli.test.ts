@@ -3,7 +3,7 @@ import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, readFileSync
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI, PROJECT_ROOT, copyOfFixture, scratchDirectory } from '../helpers/paths.js';
-import { expectOneLineError, runCli } from '../helpers/cli-run.js';
+import { expectOneLineError, runCli, runCliAsync } from '../helpers/cli-run.js';
 
 function readableByOthers(directory: string): boolean {
   for (let current = directory; ; current = path.dirname(current)) {
@@ -155,21 +155,22 @@ describe('handbook CLI', () => {
     expectOneLineError(handbook(['graph', 'stats', '--repo', repo, '--db', corrupt]), 4, /is not a readable handbook database/);
   });
 
-  it("refuses a command line commander cannot parse in the CLI's one line, with commander's suggestion and a hint, exit 2", () => {
-    const refusals: Array<[string[], RegExp]> = [
-      [['build', '--nope'], /^handbook: unknown option '--nope' \(run `handbook build --help` for its usage\)/],
-      [['graph', 'show', 'x', '--jsn'], /^handbook: unknown option '--jsn'\. Did you mean --json\? \(run `handbook graph show --help` for its usage\)/],
-      [['frobnicate'], /^handbook: unknown command 'frobnicate' \(run `handbook --help` for its commands\)/],
-      [['biuld'], /^handbook: unknown command 'biuld'\. Did you mean build\? \(run `handbook --help` for its commands\)/],
-      [['graph', 'frob'], /^handbook: unknown command 'frob' \(run `handbook graph --help` for its commands\)/],
-      [['ask'], /^handbook: missing required argument 'request' \(run `handbook ask --help` for its usage\)/],
-      [['ask', 'a', 'b', 'c'], /^handbook: too many arguments for 'ask'\. Expected 1 argument but got 3 \(run `handbook ask --help` for its usage\)/],
-      [['ask', 'x', '--limit'], /^handbook: option '--limit <n>' argument missing \(run `handbook ask --help` for its usage\)/],
-      [['run', '--task', 'x'], /^handbook: required option '--model <spec>' not specified \(run `handbook run --help` for its usage\)/],
-      // --json changes what goes to stdout on success, not how a refusal is reported.
-      [['ask', 'x', '--json', '--nope'], /^handbook: unknown option '--nope' \(run `handbook ask --help` for its usage\)/],
-    ];
-    for (const [args, pattern] of refusals) expectOneLineError(handbook(args), 2, pattern);
+  // One concurrent test a command line: one after another, ten CLI starts took most of a test's minute under load.
+  const refusals: Array<[string[], RegExp]> = [
+    [['build', '--nope'], /^handbook: unknown option '--nope' \(run `handbook build --help` for its usage\)/],
+    [['graph', 'show', 'x', '--jsn'], /^handbook: unknown option '--jsn'\. Did you mean --json\? \(run `handbook graph show --help` for its usage\)/],
+    [['frobnicate'], /^handbook: unknown command 'frobnicate' \(run `handbook --help` for its commands\)/],
+    [['biuld'], /^handbook: unknown command 'biuld'\. Did you mean build\? \(run `handbook --help` for its commands\)/],
+    [['graph', 'frob'], /^handbook: unknown command 'frob' \(run `handbook graph --help` for its commands\)/],
+    [['ask'], /^handbook: missing required argument 'request' \(run `handbook ask --help` for its usage\)/],
+    [['ask', 'a', 'b', 'c'], /^handbook: too many arguments for 'ask'\. Expected 1 argument but got 3 \(run `handbook ask --help` for its usage\)/],
+    [['ask', 'x', '--limit'], /^handbook: option '--limit <n>' argument missing \(run `handbook ask --help` for its usage\)/],
+    [['run', '--task', 'x'], /^handbook: required option '--model <spec>' not specified \(run `handbook run --help` for its usage\)/],
+    // --json changes what goes to stdout on success, not how a refusal is reported.
+    [['ask', 'x', '--json', '--nope'], /^handbook: unknown option '--nope' \(run `handbook ask --help` for its usage\)/],
+  ];
+  it.concurrent.for(refusals)("refuses a command line commander cannot parse in the CLI's one line, with commander's suggestion and a hint, exit 2: %s", async ([args, pattern]) => {
+    expectOneLineError(await runCliAsync(args), 2, pattern);
   });
 
   it('prints the help as an error, opened by one error line, for a bare command group, and on stdout with exit 0 when asked for', () => {
