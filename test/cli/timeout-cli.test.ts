@@ -7,7 +7,7 @@ import { startFakeServer } from '../llm/fake-http-server.js';
 import { chunk, dataLine } from '../llm/fake-openai-server.js';
 import { copyOfTaskFixture } from '../helpers/harness-run.js';
 import { CLI, PROJECT_ROOT } from '../helpers/paths.js';
-import { expectOneLineError, runCli, type CliResult } from '../helpers/cli-run.js';
+import { expectOneLineError, runCli, runCliAsync, type CliResult } from '../helpers/cli-run.js';
 
 /** Tries per request, the first included, and the waits between them (1, 2 and 4 s): the retry policy's defaults. */
 const ATTEMPTS = 4;
@@ -37,23 +37,16 @@ const hungServer = (path: string) => startFakeServer({ method: 'POST', path }, [
 const stalledServer = (path: string, firstEvent: string) => startFakeServer({ method: 'POST', path }, [{ kind: 'stall', frames: [firstEvent] }]);
 
 describe('--timeout', () => {
-  it('is refused in one line on every command that takes --model when it is not a number of seconds above 0', () => {
-    const commands = [['build', '.'], ['ask', 'x'], ['run', '--task', 'x', '--model', 'openai:gpt-x'], ['plan', 'x'], ['apply', 'plan-x', '--model', 'openai:gpt-x'], ['resume', 'run-x']];
-    const values = ['0', '-1', 'soon', '1e3', '', '86401'];
-    for (const [index, command] of commands.entries()) {
-      const result = runCli([...command, '--timeout', values[index]!]);
-      expectOneLineError(result, 2, /^handbook: invalid option --timeout: a number of seconds above 0, at most 86400 /);
-    }
+  // One concurrent test a command: one after another, their CLI starts added up to most of a test's minute under load.
+  const withModel: Array<[string[], string]> = [[['build', '.'], '0'], [['ask', 'x'], '-1'], [['run', '--task', 'x', '--model', 'openai:gpt-x'], 'soon'], [['plan', 'x'], '1e3'], [['apply', 'plan-x', '--model', 'openai:gpt-x'], ''], [['resume', 'run-x'], '86401']];
+  it.concurrent.for(withModel)('is refused in one line on every command that takes --model when it is not a number of seconds above 0: %s', async ([command, value]) => {
+    expectOneLineError(await runCliAsync([...command, '--timeout', value]), 2, /^handbook: invalid option --timeout: a number of seconds above 0, at most 86400 /);
   });
 
   // They take no --model, but stage again with the model the handbook was built with.
-  it('is refused in one line on sync, watch, serve and mcp when it is not a number of seconds above 0', () => {
-    const commands = [['sync', '.'], ['watch', '.'], ['serve'], ['mcp']];
-    const values = ['0', 'soon', '1e3', '86401'];
-    for (const [index, command] of commands.entries()) {
-      const result = runCli([...command, '--timeout', values[index]!]);
-      expectOneLineError(result, 2, /^handbook: invalid option --timeout: a number of seconds above 0, at most 86400 /);
-    }
+  const withoutModel: Array<[string[], string]> = [[['sync', '.'], '0'], [['watch', '.'], 'soon'], [['serve'], '1e3'], [['mcp'], '86401']];
+  it.concurrent.for(withoutModel)('is refused in one line on sync, watch, serve and mcp when it is not a number of seconds above 0: %s', async ([command, value]) => {
+    expectOneLineError(await runCliAsync([...command, '--timeout', value]), 2, /^handbook: invalid option --timeout: a number of seconds above 0, at most 86400 /);
   });
 
   it("bounds a sync of a handbook built with a model on a hung server, which stages the change offline", async () => {
