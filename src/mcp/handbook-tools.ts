@@ -128,7 +128,9 @@ export function registerHandbookTools(server: McpServer, fresh: FreshHandbook, l
         summary: `${unit.id} at ${at.file}:${live.line}-${live.endLine} (${live.status}), stage ${stage ?? 'none'}, ${allCallers.length} callers, ${allCallees.length} callees${note}`,
         value: {
           unit: {
-            id: unit.id, kind: unit.kind, file: at.file, symbol: at.symbol, line: live.line, endLine: live.endLine, hash: unit.hash,
+            id: unit.id, kind: unit.kind, file: at.file, symbol: at.symbol, line: live.line, endLine: live.endLine,
+            // The hash of the code shown, as ask gives it, so that resolve later judges that code and not the build's; gone code has none.
+            ...(live.status === 'frozen' ? {} : { hash: live.hash }),
             signature: unit.signature, doc: unit.doc, exported: unit.exported, status: live.status, ...(live.reason ? { reason: live.reason } : {}),
           },
           stage,

@@ -157,7 +157,7 @@ export const entryOutput = z.object({
     symbol: z.string(),
     line,
     endLine: line,
-    hash: z.string().describe('Content hash of the unit; pass it to resolve later to learn whether the code changed or moved.'),
+    hash: contentHash.optional().describe('Content hash of the code as it stands now, at line to endLine; pass it to resolve later to learn whether that code changed or moved. Absent when frozen: the code is gone.'),
     signature: z.string(),
     doc: z.string(),
     exported: z.boolean(),

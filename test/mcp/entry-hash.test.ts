@@ -1,0 +1,92 @@
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildHandbook } from '../../src/api/build-handbook.js';
+import { FreshHandbook, type FreshView } from '../../src/mcp/fresh-handbook.js';
+import { registerHandbookTools } from '../../src/mcp/handbook-tools.js';
+import { copyOfFixture } from '../helpers/paths.js';
+
+const SECRETS = 'src/security/secrets.ts';
+
+type Structured = Record<string, any>;
+
+const closing: Array<() => Promise<void>> = [];
+
+afterEach(async () => {
+  await Promise.all(closing.splice(0).map((close) => close()));
+});
+
+/**
+ * The handbook tools in this process, over a FreshHandbook whose next answer meets an edit made
+ * after its sync and before the tool reads: the window, however short, in which an answer is
+ * read from a handbook behind the disk. A test makes it at will, where a server's is a race.
+ */
+async function toolsOver(repo: string): Promise<{ call: (name: string, args: Record<string, unknown>) => Promise<Structured>; editAfterNextSync: (edit: () => void) => void }> {
+  const fresh = new FreshHandbook(repo, { log: () => undefined });
+  const edits: Array<() => void> = [];
+  const synced = fresh.answer.bind(fresh);
+  fresh.answer = <T>(work: (view: FreshView) => Promise<T>): Promise<T> =>
+    synced((view) => {
+      for (const edit of edits.splice(0)) edit();
+      return work(view);
+    });
+  const server = new McpServer({ name: 'handbook', version: '0.0.0' });
+  const logged: string[] = [];
+  registerHandbookTools(server, fresh, (line) => logged.push(line));
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: 'handbook-test', version: '1.0.0' });
+  await client.connect(clientSide);
+  closing.push(async () => {
+    await client.close();
+    await fresh.close();
+    expect(logged.filter((line) => line.startsWith('unexpected error'))).toEqual([]);
+  });
+  return {
+    editAfterNextSync: (edit) => edits.push(edit),
+    call: async (name, args) => {
+      const result = await client.callTool({ name, arguments: args });
+      expect(result.isError ?? false, JSON.stringify(result.content)).toBe(false);
+      return result.structuredContent as Structured;
+    },
+  };
+}
+
+async function builtCopy(): Promise<string> {
+  const repo = copyOfFixture();
+  await buildHandbook(repo);
+  return repo;
+}
+
+describe('the MCP entry tool', () => {
+  it('gives the hash of the live code it shows, which resolve then finds fresh, when the code changed since the handbook read', async () => {
+    const repo = await builtCopy();
+    const { call, editAfterNextSync } = await toolsOver(repo);
+    const built = (await call('entry', { unit: 'maskSecrets' })).unit;
+    expect(built).toMatchObject({ file: SECRETS, symbol: 'maskSecrets', line: 27, endLine: 37, status: 'fresh' });
+
+    const file = path.join(repo, SECRETS);
+    editAfterNextSync(() => writeFileSync(file, readFileSync(file, 'utf8').replace('let masked = text;', 'let masked = text.trim();\n  // Trimmed first.')));
+    const edited = (await call('entry', { unit: 'maskSecrets' })).unit;
+    expect(edited).toMatchObject({ line: 27, endLine: 38, status: 'changed' });
+
+    const live = await call('resolve', { file: SECRETS, symbol: 'maskSecrets' });
+    expect(live).toMatchObject({ status: 'fresh', line: 27, endLine: 38 });
+    expect(edited.hash).toBe(live.hash);
+    expect(edited.hash).not.toBe(built.hash);
+    expect(await call('resolve', { file: SECRETS, symbol: 'maskSecrets', hash: edited.hash })).toMatchObject({ status: 'fresh', line: 27, endLine: 38, hash: edited.hash });
+  });
+
+  it('gives no hash for a unit whose code is gone, as ask shows no location for it', async () => {
+    const repo = await builtCopy();
+    const { call, editAfterNextSync } = await toolsOver(repo);
+    editAfterNextSync(() => rmSync(path.join(repo, SECRETS)));
+    const gone = await call('entry', { unit: 'maskSecrets' });
+    expect(gone.unit).toMatchObject({ file: SECRETS, symbol: 'maskSecrets', status: 'frozen', reason: `${SECRETS} no longer exists` });
+    expect(gone.unit).not.toHaveProperty('hash');
+    expect(gone.freshness.frozen).toContainEqual({ unit: `${SECRETS}#maskSecrets`, reason: `${SECRETS} no longer exists` });
+  });
+});
