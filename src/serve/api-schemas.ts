@@ -73,7 +73,6 @@ export const unitResponseSchema = z.strictObject({
     file: z.string(),
     line,
     endLine: line,
-    hash: z.string(),
     doc: z.string().optional(),
     signature: z.string().optional(),
     stage: z.string().nullable(),
@@ -83,6 +82,11 @@ export const unitResponseSchema = z.strictObject({
   reason: z.string().optional(),
   liveLine: line,
   liveEndLine: line,
+  /**
+   * The content hash of the code as it stands now, as ask gives it: a locator taken from this
+   * answer is judged later against the code shown, not the build's. Absent when frozen.
+   */
+  liveHash: z.string().optional(),
   callers: z.array(siteSchema),
   callees: z.array(siteSchema),
 });

@@ -20,7 +20,6 @@ export async function unitAnswer(handbook: Handbook, id: string, live: LiveUnits
       file: unit.file,
       line: unit.startLine,
       endLine: unit.endLine,
-      hash: unit.hash,
       ...(unit.doc ? { doc: unit.doc } : {}),
       ...(unit.signature ? { signature: unit.signature } : {}),
       stage: stageOf.get(unit.id) ?? null,
@@ -29,6 +28,7 @@ export async function unitAnswer(handbook: Handbook, id: string, live: LiveUnits
     ...(resolved.reason ? { reason: resolved.reason } : {}),
     liveLine: inItsFile.line,
     liveEndLine: inItsFile.endLine,
+    ...(resolved.status === 'frozen' ? {} : { liveHash: resolved.hash }),
     // A caller links to its call, which is where the reader goes next; a callee to its own first line.
     callers: sitesAt(graph, graph.callers(unit.id).map((caller) => ({ unit: caller.unit.id, lines: caller.lines }))),
     callees: graph.callees(unit.id).flatMap((callee) => siteOf(graph, callee.unit.id) ?? []),

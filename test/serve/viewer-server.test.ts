@@ -309,7 +309,7 @@ describe('handbook serve', () => {
 
     const after = unitResponseSchema.parse(await getJson(server, maskSecrets));
     expect(after.unit.line).toBe(before.unit.line + 3);
-    expect(after).toMatchObject({ status: 'fresh', liveLine: before.unit.line + 3, unit: { hash: before.unit.hash } });
+    expect(after).toMatchObject({ status: 'fresh', liveLine: before.unit.line + 3, liveHash: before.liveHash });
     unitResponseSchema.parse(await getJson(server, `/api/unit?id=${encodeURIComponent('src/security/secrets.ts#maskNothing')}`));
     expect(sourceResponseSchema.parse(await getJson(server, '/api/source?file=src/security/secrets.ts')).text).toMatch(/^\/\/ one\n/);
   });

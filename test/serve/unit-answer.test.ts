@@ -1,0 +1,51 @@
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildHandbook } from '../../src/api/build-handbook.js';
+import { openHandbook, type Handbook } from '../../src/api/open-handbook.js';
+import { resolveLocator } from '../../src/mcp/resolve-locator.js';
+import { unitResponseSchema, type UnitResponse } from '../../src/serve/api-schemas.js';
+import { LiveUnits } from '../../src/serve/live-units.js';
+import { primaryStages } from '../../src/serve/primary-stages.js';
+import { unitAnswer } from '../../src/serve/unit-answer.js';
+import { copyOfFixture } from '../helpers/paths.js';
+
+const SECRETS = 'src/security/secrets.ts';
+const MASK = `${SECRETS}#maskSecrets`;
+
+/** A built copy of the fixture, after `edit` changed its files: the handbook a viewer reads before its watcher syncs, or a static render of a stale one. */
+async function builtThenEdited(edit: (repo: string) => void): Promise<Handbook> {
+  const repo = copyOfFixture();
+  await buildHandbook(repo);
+  edit(repo);
+  return openHandbook(repo, { withUnresolved: false });
+}
+
+async function answerOf(handbook: Handbook, id: string): Promise<UnitResponse> {
+  return unitResponseSchema.parse(await unitAnswer(handbook, id, new LiveUnits(handbook), primaryStages(handbook)));
+}
+
+describe('the viewer\'s unit answer', () => {
+  it('gives the hash of the live code it shows, which resolve finds fresh, when the code changed since the build', async () => {
+    const handbook = await builtThenEdited((repo) => {
+      const file = path.join(repo, SECRETS);
+      writeFileSync(file, readFileSync(file, 'utf8').replace('let masked = text;', 'let masked = text.trim();\n  // Trimmed first.'));
+    });
+    const answer = await answerOf(handbook, MASK);
+    expect(answer).toMatchObject({ status: 'changed', liveLine: 27, liveEndLine: 38, unit: { line: 27, endLine: 37 } });
+
+    const live = await resolveLocator(handbook, { file: SECRETS, symbol: 'maskSecrets' });
+    expect(answer.liveHash).toBe(live.hash);
+    expect(answer.liveHash).not.toBe(handbook.graph.getUnitOrThrow(MASK).hash);
+    expect(await resolveLocator(handbook, { file: SECRETS, symbol: 'maskSecrets', hash: answer.liveHash })).toMatchObject({ status: 'fresh', line: 27, endLine: 38 });
+  });
+
+  it('gives no hash for a unit whose code is gone, as ask shows no location for it', async () => {
+    const handbook = await builtThenEdited((repo) => rmSync(path.join(repo, SECRETS)));
+    const answer = await answerOf(handbook, MASK);
+    expect(answer).toMatchObject({ status: 'frozen', reason: `${SECRETS} no longer exists`, liveLine: 27, liveEndLine: 37 });
+    expect(answer).not.toHaveProperty('liveHash');
+    // Nor the build's: a locator taken with it would name code that is not there.
+    expect(JSON.stringify(answer)).not.toContain(handbook.graph.getUnitOrThrow(MASK).hash);
+  });
+});
