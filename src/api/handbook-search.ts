@@ -12,6 +12,7 @@ export function handbookSearch(root: string, database?: string): SearchFunction 
       symbol: location.symbol,
       line: location.line,
       endLine: location.endLine,
+      hash: location.hash,
       ...(location.stage ? { stage: location.stage } : {}),
       why: location.why,
     }));

@@ -15,6 +15,8 @@ export interface SearchHit {
   symbol: string;
   line: number;
   endLine: number;
+  /** The content hash of the code as it stands now, as ask gives it: what a plan cites with file and symbol; absent when the search knows none. */
+  hash?: string;
   stage?: string;
   why?: string;
 }

@@ -15,7 +15,8 @@ import {
   type HarnessEvent,
   type ModelPlanOptions,
 } from '../../src/index.js';
-import { act, call, copyOfTaskFixture, TASK_FIXTURE, writeScript } from '../helpers/harness-run.js';
+import { resolveLocator } from '../../src/mcp/resolve-locator.js';
+import { act, BROKEN_LINE, call, copyOfTaskFixture, FIXED_LINE, TASK_FIXTURE, writeScript } from '../helpers/harness-run.js';
 import { scratchDirectory } from '../helpers/paths.js';
 
 const REQUEST = 'mask API keys in captured tool output';
@@ -246,6 +247,22 @@ describe('the llm planner', () => {
     expect(toolResult(model.requests, 'script_5_1')).toContain('- src/redact.js#redact (src/redact.js:6-8, stage security): called at line 10');
     expect(toolResult(model.requests, 'script_6_1')).toBe('Rejected (not-found): no state slot named "Session.secrets": the overview lists state shared across stages; entry shows the state a unit touches');
     expect(toolResult(model.requests, 'script_7_1')).toMatch(/^Rejected \(not-found\): no unit named "mask": search and stage list units by id/);
+  });
+
+  it('is given by search the hash of the code as it stands now, as ask gives it, and the plan gate takes that locator', async () => {
+    const { repo, redact, capture } = await fixtureWithHandbook();
+    const file = path.join(repo, 'src/redact.js');
+    writeFileSync(file, readFileSync(file, 'utf8').replace(BROKEN_LINE, FIXED_LINE));
+    const live = (await resolveLocator(openHandbook(repo), { file: redact.file, symbol: redact.symbol })).hash!;
+    expect(live).not.toBe(redact.hash);
+    const model = recordingModel([
+      act(call('search', { query: 'where is captured tool output masked?' })),
+      act(call('submit_plan', submission({ ...redact, hash: live }, capture))),
+    ]);
+    const { plan: saved } = await plan(repo, { provider: model.provider });
+
+    expect(toolResult(model.requests, 'script_1_1')).toContain(`src/redact.js:6-8 redact (hash ${live}) [security] — `);
+    expect(saved).toMatchObject({ status: 'accepted', failures: [] });
   });
 
   it('is told a file analysis now leaves out has nothing to cite, in the words the plan gate and status use', async () => {

@@ -74,7 +74,7 @@ const searchInput = z.object({ query: z.string().trim().min(1).max(2000) }).stri
 
 export const searchTool: ToolContract<z.output<typeof searchInput>, ToolContext> = {
   name: 'search',
-  description: 'Ask the repository\'s handbook where a behavior is implemented ("where are secrets masked?"); answers with source locations, best first.',
+  description: 'Ask the repository\'s handbook where a behavior is implemented ("where are secrets masked?"); answers with source locations, best first, each with the hash of its code as it stands now.',
   input: searchInput,
   effect: 'read',
   repeatSafe: true,
@@ -85,7 +85,7 @@ export const searchTool: ToolContract<z.output<typeof searchInput>, ToolContext>
     if (!context.search) return { ok: false, content: 'this repository has no handbook to search: use list_files and read_file', rule: 'no-handbook' };
     const hits = await context.search(input.query, SEARCH_HITS);
     if (hits.length === 0) return { ok: true, content: 'the handbook found nothing for that request', data: { count: 0 } };
-    const lines = hits.map((hit) => `${hit.file}:${hit.line}-${hit.endLine} ${hit.symbol}${hit.stage ? ` [${hit.stage}]` : ''}${hit.why ? ` — ${hit.why}` : ''}`);
+    const lines = hits.map((hit) => `${hit.file}:${hit.line}-${hit.endLine} ${hit.symbol}${hit.hash ? ` (hash ${hit.hash})` : ''}${hit.stage ? ` [${hit.stage}]` : ''}${hit.why ? ` — ${hit.why}` : ''}`);
     return { ok: true, content: lines.join('\n'), data: { count: hits.length } };
   },
 };
