@@ -10,9 +10,10 @@ import { Workspace } from '../../src/harness/workspace.js';
 import { act, call, FIXTURE_CHECK, READ_REDACT, writeScript } from '../helpers/harness-run.js';
 import { scratchDirectory } from '../helpers/paths.js';
 import { plannedFixture } from '../helpers/plan-fixture.js';
-import { expectOneLineError, runCli } from '../helpers/cli-run.js';
+import { expectOneLineError, runCli, runCliAsync } from '../helpers/cli-run.js';
 
 const handbook = (args: string[], env: Record<string, string | undefined> = {}) => runCli(args, { env: { ...process.env, HANDBOOK_JOURNAL_KEY: undefined, ...env } });
+const handbookAsync = (args: string[]) => runCliAsync(args, { env: { ...process.env, HANDBOOK_JOURNAL_KEY: undefined } });
 
 /** A repository with three journaled changes made as a write tool makes them: a.txt written twice, c.txt created. */
 async function journaledRepo() {
@@ -174,12 +175,15 @@ describe('a run on a journal that does not verify', () => {
     for (const [damage, journalLines, reason] of tampered) {
       const text = `${journalLines.join('\n')}\n`;
       writeFileSync(journal, text);
-      for (const args of [
+      const commands = [
         ['run', '--repo', repo, '--task', 'Mask API keys', '--check', FIXTURE_CHECK.command, '--model', script],
         ['apply', plan.id, '--repo', repo, '--yes', '--model', script],
         ['resume', runId, '--repo', repo, '--model', script],
-      ]) {
-        const result = handbook(args);
+      ];
+      // Side by side: each must refuse before it writes, so none can see another's writes; nine CLI starts in a row outran the timeout under load.
+      const results = await Promise.all(commands.map((args) => handbookAsync(args)));
+      for (const [index, args] of commands.entries()) {
+        const result = results[index]!;
         expect({ damage, command: args[0], stderr: result.stderr }).toEqual({ damage, command: args[0], stderr: expect.stringMatching(/^handbook: the journal of writes failed its check, so the run was not started: .*\(run `handbook journal verify` for the first broken link, then restore/) });
         expectOneLineError(result, 9, reason);
         expect({ runs: readdirSync(runs).sort(), events: readFileSync(path.join(runs, runId, 'events.jsonl'), 'utf8'), redact: readFileSync(path.join(repo, 'src/redact.js'), 'utf8') }).toEqual(before);
@@ -187,5 +191,5 @@ describe('a run on a journal that does not verify', () => {
       }
     }
     expect(existsSync(path.join(repo, '.handbook', 'acceptance'))).toBe(false);
-  });
+  }, 180_000);
 });
