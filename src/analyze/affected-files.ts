@@ -257,6 +257,14 @@ export function inferredDependents(
   return found;
 }
 
+/** The extends and implements edges gained or lost between two sets of them. */
+function movedHeritage(before: readonly Edge[], after: readonly Edge[]): Edge[] {
+  const key = (edge: Edge): string => `${edge.kind}\u0000${edge.from}\u0000${edge.to}`;
+  const beforeKeys = new Set(before.map(key));
+  const afterKeys = new Set(after.map(key));
+  return [...before.filter((edge) => !afterKeys.has(key(edge))), ...after.filter((edge) => !beforeKeys.has(key(edge)))];
+}
+
 /**
  * The types whose place in the hierarchy moved between two sets of heritage edges: for each
  * extends or implements edge gained or lost, the subtype with its own subtypes and the base with
@@ -264,10 +272,7 @@ export function inferredDependents(
  * elsewhere now, though no name the caller spells changed (an import of the base that broke).
  */
 export function hierarchyMoved(before: readonly Edge[], after: readonly Edge[]): Set<string> {
-  const key = (edge: Edge): string => `${edge.kind}\u0000${edge.from}\u0000${edge.to}`;
-  const beforeKeys = new Set(before.map(key));
-  const afterKeys = new Set(after.map(key));
-  const moved = [...before.filter((edge) => !afterKeys.has(key(edge))), ...after.filter((edge) => !beforeKeys.has(key(edge)))];
+  const moved = movedHeritage(before, after);
   const affected = new Set<string>();
   if (moved.length === 0) return affected;
   const bases = new Map<string, string[]>();
@@ -299,6 +304,53 @@ export function hierarchyMoved(before: readonly Edge[], after: readonly Edge[]):
     reach(edge.to, bases, up);
   }
   return affected;
+}
+
+/**
+ * The types whose members' slots may be joined otherwise between two sets of heritage edges:
+ * everything connected, up or down, to a type whose supertypes changed, when what is connected
+ * holds a type with several supertypes (before or after). A property such a type inherits from
+ * several of them is one slot, the smallest id among theirs (EdgeResolver.joinedSlot), so a
+ * clause gained or lost anywhere in it can move the slot code typed by any of them reaches.
+ */
+export function slotsRejoined(before: readonly Edge[], after: readonly Edge[]): Set<string> {
+  const moved = movedHeritage(before, after);
+  const rejoined = new Set<string>();
+  if (moved.length === 0) return rejoined;
+  const neighbours = new Map<string, Set<string>>();
+  const link = (from: string, to: string): void => {
+    const set = neighbours.get(from);
+    if (set) set.add(to);
+    else neighbours.set(from, new Set([to]));
+  };
+  const supertypeCounts = (edges: readonly Edge[]): Map<string, number> => {
+    const counts = new Map<string, number>();
+    for (const edge of edges) counts.set(edge.from, (counts.get(edge.from) ?? 0) + 1);
+    return counts;
+  };
+  const countsBefore = supertypeCounts(before);
+  const countsAfter = supertypeCounts(after);
+  for (const edge of [...before, ...after]) {
+    link(edge.from, edge.to);
+    link(edge.to, edge.from);
+  }
+  const seen = new Set<string>();
+  for (const edge of moved) {
+    if (seen.has(edge.from)) continue;
+    const component: string[] = [];
+    const queue = [edge.from];
+    seen.add(edge.from);
+    while (queue.length > 0) {
+      const type = queue.pop()!;
+      component.push(type);
+      for (const other of neighbours.get(type) ?? []) if (!seen.has(other)) {
+        seen.add(other);
+        queue.push(other);
+      }
+    }
+    if (component.some((type) => (countsBefore.get(type) ?? 0) > 1 || (countsAfter.get(type) ?? 0) > 1)) for (const type of component) rejoined.add(type);
+  }
+  return rejoined;
 }
 
 /** Whether an id is one of the types, or a member of one (`a.ts#Base.run` or `a.ts#static Base.count` of `a.ts#Base`). */

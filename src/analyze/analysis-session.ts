@@ -4,7 +4,7 @@ import { type Edge, HERITAGE_KINDS, type ProgramGraphData, type Slot, type Sourc
 import { canonicalize, compareEdges, compareFiles, compareSlots, compareText, compareUnits, compareUnresolved } from '../graph/order.js';
 import { shortHash } from '../graph/content-hash.js';
 import { settingsChange, settingsKey } from './analysis-settings.js';
-import { changedNames, exportsChangedFrom, filesAffectedBy, hierarchyMoved, importStem, isChangedDeclaration, isTypeOrMember, MentionIndex, movedNames, WordMatcher } from './affected-files.js';
+import { changedNames, exportsChangedFrom, filesAffectedBy, hierarchyMoved, importStem, isChangedDeclaration, isTypeOrMember, MentionIndex, movedNames, slotsRejoined, WordMatcher } from './affected-files.js';
 import { addFileUnit, collectUnits, createUnitIndex, type UnitIndex } from './collect-units.js';
 import { type CompilerSetup, createCompilerSetup, type SettingsWarning } from './compiler-setup.js';
 import { createProgram, type ModuleResolver, toCompilerPath } from './create-program.js';
@@ -352,6 +352,10 @@ export class AnalysisSession {
       // Dispatch follows the hierarchy, which an edit can move without changing a name the caller spells (an import of a base that broke).
       const rehomed = hierarchyMoved(heritageBefore, this.heritage);
       if (rehomed.size > 0) for (const path of next.keys()) if (edgesBefore(path).some((edge) => isTypeOrMember(edge.to, rehomed))) toResolve.add(path);
+      // So does the slot a property of several supertypes is joined into, which no name the reader spells need show.
+      const rejoined = slotsRejoined(heritageBefore, this.heritage);
+      const reachesRejoined = (edge: Edge): boolean => (edge.kind === 'reads' || edge.kind === 'writes') && isTypeOrMember(edge.to, rejoined);
+      if (rejoined.size > 0) for (const path of next.keys()) if (edgesBefore(path).some(reachesRejoined)) toResolve.add(path);
       // With the same files as before, a module resolves as before: an edit inside one unit's body needs only that unit resolved again.
       const parts = new Map<string, PartialPlan & { kept: KeptPart }>();
       // One matcher per set of names (each set is complete when asked with), not one per file: as many names as files may have changed.
@@ -363,7 +367,7 @@ export class AnalysisSession {
         if (!matcher) matchers.set(allNames, (matcher = new WordMatcher(allNames)));
         return !matcher.mentionedIn(part.keptText) && part.kept.edges.every((edge) =>
           !propagated.has(edge.to) && !isChangedDeclaration(edge.to, changed, allNames) && !(edge.kind === 'imports' && exportsChanged.has(edge.to)) &&
-          !isTypeOrMember(edge.to, rehomed) &&
+          !isTypeOrMember(edge.to, rehomed) && !reachesRejoined(edge) &&
           (fileOfId(edge.to) !== path || units.has(edge.to) || slots.has(edge.to)));
       };
       if (!fileSetChanged && added.length === 0 && removedBefore.length === 0) {

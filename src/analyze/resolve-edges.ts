@@ -1,5 +1,6 @@
 import { ts } from 'ts-morph';
 import { STATIC_SLOT_PREFIX, type Edge, type EdgeKind, type Slot, type Unit, type UnresolvedCall, type UnresolvedReason } from '../graph/model.js';
+import { compareText } from '../graph/order.js';
 import type { UnitIndex } from './collect-units.js';
 import type { ModuleResolver } from './create-program.js';
 import { accessedName, isJavaScriptFile, lineLocator, lineOf, memberOfThis } from './unit-text.js';
@@ -304,6 +305,8 @@ export class EdgeResolver {
   /** The declarations whose slots are being looked for, outermost first, and those found on a loop of redeclarations. */
   private readonly slotsUnderWay: ts.Node[] = [];
   private readonly slotsOnLoop = new Set<ts.Node>();
+  /** Each root slot joined to a smaller one, towards the slot of their set (see joinedSlot); made on first use. */
+  private joinedRoots: Map<string, string> | undefined;
   private readonly subtypes = new Map<string, Set<string>>();
   private readonly memberUnits = new Map<string, string>();
   private readonly externalAliasCache = new Map<ts.Symbol, boolean>();
@@ -767,8 +770,14 @@ export class EdgeResolver {
     return fresh?.id === slot.id ? fresh : undefined;
   }
 
-  /** The state slot a property declaration stands for, or null when it is not shared state (a method, a local object). */
+  /** The state slot a property declaration stands for, or undefined when it is not shared state (a method, a local object). */
   private slotOf(declaration: ts.Node): string | undefined {
+    const root = this.rootSlotOf(declaration);
+    return root === undefined ? undefined : this.joinedSlot(root);
+  }
+
+  /** The slot a declaration's chain of redeclarations ends in, before slots joined across supertypes are made one. */
+  private rootSlotOf(declaration: ts.Node): string | undefined {
     const cached = this.slotByDeclaration.get(declaration);
     if (cached !== undefined) return cached ?? undefined;
     let id: string | undefined;
@@ -783,7 +792,7 @@ export class EdgeResolver {
         for (const node of this.slotsUnderWay.slice(at)) this.slotsOnLoop.add(node);
         continue;
       }
-      if ((id = this.slotOf(inherited))) break;
+      if ((id = this.rootSlotOf(inherited))) break;
     }
     this.slotsUnderWay.pop();
     if (this.slotsOnLoop.has(declaration)) id = undefined;
@@ -799,8 +808,58 @@ export class EdgeResolver {
   }
 
   /**
+   * The slot a root slot is joined into. A type with several supertypes that declare a property
+   * of one name (`class C implements A, B`, `interface AB extends A, B`, `class S extends Base
+   * implements I` inheriting Base's field) has one such property, whichever supertype code reaches
+   * it through; the redeclaration chain follows only the first, so the roots of the others are
+   * joined to it here. Only such a type can join two roots: a single supertype's chain already
+   * ends in its root. Which roots meet depends on types anywhere in the tree, so every one is
+   * found once, before the first slot is asked for; the joined slot is the smallest id among
+   * the roots, whatever order they are met in, so a root joined to none keeps its id.
+   */
+  private joinedSlot(root: string): string {
+    if (!this.joinedRoots) {
+      this.joinedRoots = new Map();
+      for (const { node } of this.index.typeDeclarations) this.joinRootsOf(node);
+    }
+    let joined = root;
+    for (let next = this.joinedRoots.get(joined); next !== undefined; next = this.joinedRoots.get(joined)) joined = next;
+    return joined;
+  }
+
+  private joinRootsOf(type: ts.ClassLikeDeclaration | ts.InterfaceDeclaration): void {
+    const supertypes = (type.heritageClauses ?? []).flatMap((clause) => clause.types);
+    // As for heritage edges: a file outside the program (a test file) has no types to ask the checker about.
+    const sourceFile = type.getSourceFile();
+    if (supertypes.length < 2 || this.input.program.getSourceFile(sourceFile.fileName) !== sourceFile) return;
+    const rootsByName = new Map<string, string[]>();
+    for (const supertype of supertypes) {
+      for (const property of this.checker.getPropertiesOfType(this.checker.getTypeAtLocation(supertype))) {
+        // As recordMemberUse reaches a member: a unit (an accessor, a method held in a field) is no slot.
+        const declaration = property.declarations?.[0];
+        if (!declaration || !this.isInRepository(declaration) || this.unitOfSymbol(property)) continue;
+        const root = this.rootSlotOf(declaration);
+        if (root === undefined) continue;
+        const roots = rootsByName.get(property.name);
+        if (roots) roots.push(root);
+        else rootsByName.set(property.name, [root]);
+      }
+    }
+    for (const roots of rootsByName.values()) for (const root of roots.slice(1)) this.join(roots[0]!, root);
+  }
+
+  private join(a: string, b: string): void {
+    const first = this.joinedSlot(a);
+    const second = this.joinedSlot(b);
+    if (first === second) return;
+    if (compareText(first, second) < 0) this.joinedRoots!.set(second, first);
+    else this.joinedRoots!.set(first, second);
+  }
+
+  /**
    * The properties of supertypes that a declaration declares again, in heritage order (a base
-   * class before the interfaces a class implements): the first of them with a slot is its slot.
+   * class before the interfaces a class implements): the first of them with a slot is its root
+   * slot, which joinedSlot makes one with the roots of the others.
    * An instance has one property of a name, whichever declaration code reaches it through:
    * - a base class's field an instance field redeclares (`override x = 1`, `declare x: T`, a
    *   parameter property, in JavaScript a `this.x =` in an instance member);

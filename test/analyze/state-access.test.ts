@@ -338,6 +338,51 @@ export function showPage(page: Page): string {
 }
 `;
 
+// One property of an instance declared by several supertypes: by two interfaces a class implements, by a base class and an
+// interface the subclass inherits it from without redeclaring it, by two interfaces an interface extends.
+const JOINED = `export interface Second {
+  x: number;
+}
+export interface First {
+  x: number;
+}
+export class Both implements Second, First {
+  x = 0;
+  bump(): void {
+    this.x += 1;
+  }
+}
+export function viaFirst(first: First): number {
+  return first.x;
+}
+export function viaSecond(second: Second): number {
+  return second.x;
+}
+export function castToSecond(both: Both): void {
+  (both as Second).x = 2;
+}
+export class Base {
+  y = 0;
+}
+export interface HasY {
+  y: number;
+}
+export class Sub extends Base implements HasY {}
+export function viaHasY(has: HasY): number {
+  return has.y;
+}
+export interface P {
+  z: string;
+}
+export interface Q {
+  z: string;
+}
+export interface PQ extends P, Q {}
+export function viaQ(q: Q, pq: PQ): string {
+  return q.z + pq.z;
+}
+`;
+
 // A default in a pattern is an expression evaluated where the pattern stands: what it calls and reads is the unit's.
 const DEFAULTS = `export let fallback = 0;
 export function make(): number {
@@ -391,6 +436,7 @@ beforeAll(() => {
   writeFileSync(path.join(root, 'src/statics.ts'), STATICS);
   writeFileSync(path.join(root, 'src/implemented.ts'), IMPLEMENTED);
   writeFileSync(path.join(root, 'src/defaults.ts'), DEFAULTS);
+  writeFileSync(path.join(root, 'src/joined.ts'), JOINED);
   const graph = analyzeRepository(root).graph;
   edges = graph.edges;
   slots = graph.slots.map((slot) => slot.id);
@@ -585,6 +631,26 @@ describe('a field a class declares for an interface it implements', () => {
   it('is the slot of the interface property, as a redeclaring interface property is', () => {
     expect(slots.filter((id) => id.startsWith('src/implemented.ts#')).sort()).toEqual([
       'src/implemented.ts#Named.label', 'src/implemented.ts#Tally.count', 'src/implemented.ts#Titled.title',
+    ]);
+  });
+});
+
+describe('a property that several supertypes of one type declare', () => {
+  // An instance has one property of the name, whichever supertype code reaches it through: one slot, the smallest id of theirs.
+  it.each([
+    ['Both.bump', ['writes First.x@10']],
+    ['viaFirst', ['reads First.x@14']],
+    ['viaSecond', ['reads First.x@17']],
+    ['castToSecond', ['writes First.x@20']],
+    ['viaHasY', ['reads Base.y@30']],
+    ['viaQ', ['reads P.z@40']],
+  ])('%s reaches the one slot of the joined declarations', (unit, expected) => {
+    expect(usesOf('joined.ts', unit)).toEqual(expected);
+  });
+
+  it('is one slot', () => {
+    expect(slots.filter((id) => id.startsWith('src/joined.ts#')).sort()).toEqual([
+      'src/joined.ts#Base.y', 'src/joined.ts#First.x', 'src/joined.ts#P.z',
     ]);
   });
 });
