@@ -446,6 +446,8 @@ export class EdgeResolver {
       }
       if ((ts.isShorthandPropertyAssignment(node) || ts.isPropertyAssignment(node)) && isAssignmentPattern(node.parent)) {
         this.visitAssignedProperty(node, node.parent, current(), line(node));
+      } else if (ts.isShorthandPropertyAssignment(node) || ts.isPropertyAssignment(node)) {
+        this.visitLiteralProperty(node, current(), line(node));
       }
       if (ts.isShorthandPropertyAssignment(node)) {
         if (this.index.declaredNames.has(node.name.text)) {
@@ -664,6 +666,26 @@ export class EdgeResolver {
     this.readDestructured(property.name, () => this.checker.getTypeOfAssignmentPattern(pattern), from, line);
   }
 
+  /**
+   * `const cfg: Settings = { x: 1 }`, `return { x: 1 }` from a function declared to return
+   * Settings, `{ x: 1 } satisfies Settings`, an argument to a Settings parameter: the literal makes
+   * an object of the type it is written for, and sets x of it, as a constructor sets its fields.
+   * The type is the checker's contextual type; a union of object types is left alone, since the
+   * checker does not say which member the literal is, and writing each would credit all of them.
+   */
+  private visitLiteralProperty(property: ts.ShorthandPropertyAssignment | ts.PropertyAssignment, from: string, line: number): void {
+    const name = property.name;
+    if (!(ts.isIdentifier(name) || ts.isStringLiteral(name)) || !this.index.memberNames.has(name.text)) return;
+    const contextual = this.checker.getContextualType(property.parent);
+    if (!contextual) return;
+    const type = this.checker.getNonNullableType(contextual);
+    if (type.isUnion()) return;
+    const symbol = this.checker.getPropertyOfType(type, name.text);
+    // A literal defines its own property: no accessor of the type runs, and a method it supplies is no state.
+    if (!symbol?.declarations?.length || this.unitOfSymbol(symbol)) return;
+    this.recordSlotUse(symbol.declarations[0]!, true, from, line);
+  }
+
   /** The read of member `name` of what a pattern destructures; its type is asked for only when a member of the repository has that name. */
   private readDestructured(name: ts.Node, destructured: () => ts.Type, from: string, line: number): void {
     if (!(ts.isIdentifier(name) || ts.isStringLiteral(name))) return;
@@ -689,6 +711,10 @@ export class EdgeResolver {
       else this.file.sink.add('references', from, unit, line);
       return;
     }
+    this.recordSlotUse(declaration, writes, from, line);
+  }
+
+  private recordSlotUse(declaration: ts.Declaration, writes: boolean, from: string, line: number): void {
     const slot = this.slotOf(declaration);
     if (!slot) return;
     this.file.slots.add(slot);

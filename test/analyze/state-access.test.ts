@@ -383,6 +383,33 @@ export function viaQ(q: Q, pq: PQ): string {
 }
 `;
 
+// An object literal typed by a declaration sets the declared properties, as a constructor sets its fields.
+const LITERALS = `export interface Settings {
+  x: number;
+  nested: { deep: string };
+}
+export interface Extra {
+  w: number;
+}
+export const cfg: Settings = { x: 1, nested: { deep: '' } };
+export function declared(): Settings {
+  return { x: 2, nested: { deep: 'a' } };
+}
+export function satisfying() {
+  return { x: 3, nested: { deep: 'b' } } satisfies Settings;
+}
+export function shorthand(x: number): Settings | undefined {
+  const nested = { deep: '' };
+  return { x, nested };
+}
+export function untyped() {
+  return { x: 4 };
+}
+export function intersected(both: Settings & Extra): number {
+  return both.x + both.w;
+}
+`;
+
 // A default in a pattern is an expression evaluated where the pattern stands: what it calls and reads is the unit's.
 const DEFAULTS = `export let fallback = 0;
 export function make(): number {
@@ -437,6 +464,7 @@ beforeAll(() => {
   writeFileSync(path.join(root, 'src/implemented.ts'), IMPLEMENTED);
   writeFileSync(path.join(root, 'src/defaults.ts'), DEFAULTS);
   writeFileSync(path.join(root, 'src/joined.ts'), JOINED);
+  writeFileSync(path.join(root, 'src/literals.ts'), LITERALS);
   const graph = analyzeRepository(root).graph;
   edges = graph.edges;
   slots = graph.slots.map((slot) => slot.id);
@@ -652,6 +680,22 @@ describe('a property that several supertypes of one type declare', () => {
     expect(slots.filter((id) => id.startsWith('src/joined.ts#')).sort()).toEqual([
       'src/joined.ts#Base.y', 'src/joined.ts#First.x', 'src/joined.ts#P.z',
     ]);
+  });
+});
+
+describe('an object literal typed by a declaration', () => {
+  it.each([
+    ['cfg', ['writes Settings.nested.deep@8', 'writes Settings.nested@8', 'writes Settings.x@8']],
+    ['declared', ['writes Settings.nested.deep@10', 'writes Settings.nested@10', 'writes Settings.x@10']],
+    ['satisfying', ['writes Settings.nested.deep@13', 'writes Settings.nested@13', 'writes Settings.x@13']],
+    ['shorthand', ['writes Settings.nested@17', 'writes Settings.x@17']],
+    ['untyped', []],
+  ])('%s writes the properties it sets', (unit, expected) => {
+    expect(usesOf('literals.ts', unit)).toEqual(expected);
+  });
+
+  it('is read through an intersection as through the type that declares the member', () => {
+    expect(usesOf('literals.ts', 'intersected')).toEqual(['reads Extra.w@23', 'reads Settings.x@23']);
   });
 });
 

@@ -84,7 +84,8 @@ describe('the state register', () => {
 
   it('ties the approval mode to startup, the loop, prompt assembly and the tool boundary', () => {
     const mode = entry('src/config/loadConfig.ts#HarnessConfig.approvalMode');
-    expect(mode.writers.map((access) => access.unit)).toEqual(['src/config/loadConfig.ts#readEnv']);
+    // DEFAULT_CONFIG's literal, typed HarnessConfig, sets the mode, as readEnv does.
+    expect(mode.writers.map((access) => access.unit)).toEqual(['src/config/loadConfig.ts#DEFAULT_CONFIG', 'src/config/loadConfig.ts#readEnv']);
     expect([...mode.stages].sort()).toEqual(['agent-loop', 'context-assembly', 'startup', 'tool-boundary']);
   });
 
