@@ -1,7 +1,7 @@
 import { ts } from 'ts-morph';
 import { shortHash } from '../graph/content-hash.js';
 import type { UnitIndex } from './collect-units.js';
-import { memberOfThis } from './unit-text.js';
+import { memberOfThis, tokenTextReader } from './unit-text.js';
 
 /**
  * What a file shows other files, name by name: each name it declares (units and members) with a
@@ -14,12 +14,27 @@ export type DeclarationDigest = Record<string, string>;
 /** The digest entry of a file's export statements (`export * from`, `export { a } from`, `export { b }`); no identifier can take this name. */
 export const EXPORTS_ENTRY = '*exports';
 
+/**
+ * A file's code as the digest reads it: by tokens, so re-indenting or reflowing a declaration
+ * keeps its hash while any character inside a literal (`x: 'a  b'`) moves it.
+ */
+interface DeclarationText {
+  sourceFile: ts.SourceFile;
+  span(start: number, end: number): string;
+  of(node: ts.Node): string;
+}
+
+function declarationText(sourceFile: ts.SourceFile): DeclarationText {
+  const span = tokenTextReader(sourceFile);
+  return { sourceFile, span, of: (node) => span(node.getStart(sourceFile), node.end) };
+}
+
 /** The heading of the class, interface or type alias a member belongs to, through nested type literals. */
-function ownerHeading(node: ts.Node, headingOfNode: ReadonlyMap<ts.Node, string>, sourceFile: ts.SourceFile): string | undefined {
+function ownerHeading(node: ts.Node, headingOfNode: ReadonlyMap<ts.Node, string>, text: DeclarationText): string | undefined {
   for (let owner = node.parent; owner; owner = owner.parent) {
     const heading = headingOfNode.get(owner);
     if (heading !== undefined) return heading;
-    if (ts.isTypeAliasDeclaration(owner)) return sourceFile.text.slice(owner.getStart(sourceFile), owner.type.pos);
+    if (ts.isTypeAliasDeclaration(owner)) return text.span(owner.getStart(text.sourceFile), owner.type.pos);
     if (ts.isClassLike(owner) || ts.isInterfaceDeclaration(owner) || ts.isSourceFile(owner) || ts.isBlock(owner)) return undefined;
   }
   return undefined;
@@ -58,6 +73,7 @@ export function fileOfId(id: string): string {
 }
 
 export function declarationDigest(index: UnitIndex, sourceFile: ts.SourceFile | undefined): DeclarationDigest {
+  const text = sourceFile && declarationText(sourceFile);
   const parts = new Map<string, string[]>();
   const add = (name: string, part: string): void => {
     const list = parts.get(name);
@@ -68,10 +84,10 @@ export function declarationDigest(index: UnitIndex, sourceFile: ts.SourceFile | 
   // A member is reached through its type's heritage too (dispatch): when the heading changes, so does every member.
   const headings = new Map<string, string>();
   const headingOfNode = new Map<ts.Node, string>();
-  if (sourceFile) {
+  if (text) {
     for (const { id, node } of index.typeDeclarations) {
-      const heading = sourceFile.text.slice(node.getStart(sourceFile), node.members.pos);
-      shapes.set(id, typeShape(node, heading, sourceFile));
+      const heading = text.span(node.getStart(text.sourceFile), node.members.pos);
+      shapes.set(id, typeShape(node, heading, text));
       headings.set(id, heading);
       headingOfNode.set(node, heading);
     }
@@ -83,23 +99,23 @@ export function declarationDigest(index: UnitIndex, sourceFile: ts.SourceFile | 
     if (!name) continue;
     const heading = unit.parent === undefined ? undefined : headings.get(unit.parent);
     const declaration = declarationOf.get(unit.id);
-    const surface = shapes.get(unit.id) ?? (sourceFile && declaration ? outwardText(declaration, sourceFile) : undefined) ?? unit.hash;
+    const surface = shapes.get(unit.id) ?? (text && declaration ? outwardText(declaration, text) : undefined) ?? unit.hash;
     // The symbol path too: a unit that ends up nested elsewhere (a syntax error upstream) has a new id under the same name.
     // Whether a variable is state comes from its initializer, past what the surface shows: its readers' edges (reads or references) follow it.
     const state = index.stateVariables.has(unit.id) ? 'state' : '';
     add(name, `${unit.symbol}\u0000${unit.exported ? 'export' : ''}\u0000${state}\u0000${heading === undefined ? surface : `${surface}\u0000${heading}`}`);
   }
-  if (sourceFile) {
+  if (text) {
     for (const { name, node } of index.memberDeclarations) {
-      const heading = ownerHeading(node, headingOfNode, sourceFile);
+      const heading = ownerHeading(node, headingOfNode, text);
       // As for units: with declared types, a body or initializer is not what uses elsewhere see.
-      const surface = `${outwardText(node, sourceFile) ?? node.getText(sourceFile)}${constructorAssignments(node, sourceFile)}`;
+      const surface = `${outwardText(node, text) ?? text.of(node)}${constructorAssignments(node, text)}`;
       add(name, heading === undefined ? surface : `${surface}\u0000${heading}`);
     }
     // What the file exports by name or passes through from other modules: a barrel declares nothing of its own.
     // A default export declared in place (`export default class Thing`) is imported under a local name: what it is and is called counts too.
-    const exports = sourceFile.statements.flatMap((statement) => {
-      if (ts.isExportDeclaration(statement) || ts.isExportAssignment(statement)) return [statement.getText(sourceFile)];
+    const exports = text.sourceFile.statements.flatMap((statement) => {
+      if (ts.isExportDeclaration(statement) || ts.isExportAssignment(statement)) return [text.of(statement)];
       const isDefault = ts.canHaveModifiers(statement) && (ts.getModifiers(statement) ?? []).some((modifier) => modifier.kind === ts.SyntaxKind.DefaultKeyword);
       if (!isDefault) return [];
       const name = ts.isClassDeclaration(statement) || ts.isFunctionDeclaration(statement) ? statement.name?.text : undefined;
@@ -117,7 +133,7 @@ export function declarationDigest(index: UnitIndex, sourceFile: ts.SourceFile | 
  * body or initializer. An edit inside the body then changes no name for them. Without an
  * annotation the type comes from the body, so the whole text counts (undefined: use the hash).
  */
-function outwardText(declaration: ts.Node, sourceFile: ts.SourceFile): string | undefined {
+function outwardText(declaration: ts.Node, text: DeclarationText): string | undefined {
   if (hasInferredType(declaration)) return undefined;
   let end: number | undefined;
   if ((ts.isFunctionDeclaration(declaration) || ts.isMethodDeclaration(declaration) || ts.isGetAccessor(declaration) || ts.isSetAccessor(declaration) ||
@@ -128,10 +144,10 @@ function outwardText(declaration: ts.Node, sourceFile: ts.SourceFile): string | 
     // `x = make() as Dog` is typed by its assertion, which sits after the initializer starts.
     const asserted = withoutWrappers(initializer);
     const declaredType = ts.isPropertyAssignment(declaration) ? undefined : declaration.type;
-    if (!declaredType && ts.isAsExpression(asserted)) return collapse(`${sourceFile.text.slice(declaration.getStart(sourceFile), end)} as ${asserted.type.getText(sourceFile)}`);
+    if (!declaredType && ts.isAsExpression(asserted)) return `${text.span(declaration.getStart(text.sourceFile), end)}\u0000as\u0000${text.of(asserted.type)}`;
   }
   if (end === undefined) return undefined;
-  return collapse(sourceFile.text.slice(declaration.getStart(sourceFile), end));
+  return text.span(declaration.getStart(text.sourceFile), end);
 }
 
 function withoutWrappers(expression: ts.Expression): ts.Expression {
@@ -144,20 +160,16 @@ function withoutWrappers(expression: ts.Expression): ts.Expression {
  * A field declared with neither type nor initializer takes its type from the constructor's
  * assignments to it (`this.x = new Dog()`, `this['x'] = new Dog()`): their text is part of what other code sees of it.
  */
-function constructorAssignments(node: ts.Node, sourceFile: ts.SourceFile): string {
+function constructorAssignments(node: ts.Node, text: DeclarationText): string {
   if (!ts.isPropertyDeclaration(node) || node.type || node.initializer || !ts.isIdentifier(node.name)) return '';
   const name = node.name.text;
   const found: string[] = [];
   const visit = (child: ts.Node): void => {
-    if (ts.isBinaryExpression(child) && child.operatorToken.kind === ts.SyntaxKind.EqualsToken && memberOfThis(child.left) === name) found.push(collapse(child.getText(sourceFile)));
+    if (ts.isBinaryExpression(child) && child.operatorToken.kind === ts.SyntaxKind.EqualsToken && memberOfThis(child.left) === name) found.push(text.of(child));
     if (!ts.isClassLike(child) && !ts.isFunctionLike(child)) ts.forEachChild(child, visit);
   };
   for (const member of node.parent.members) if (ts.isConstructorDeclaration(member) && member.body) ts.forEachChild(member.body, visit);
   return found.join('\u0001');
-}
-
-function collapse(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
 }
 
 /**
@@ -165,14 +177,14 @@ function collapse(text: string): string {
  * of their own): heading, type parameters, heritage, and the member names. A method body edit
  * then changes the method's name, not the class's, which every file using the class mentions.
  */
-function typeShape(node: ts.ClassLikeDeclaration | ts.InterfaceDeclaration, heading: string, sourceFile: ts.SourceFile): string {
+function typeShape(node: ts.ClassLikeDeclaration | ts.InterfaceDeclaration, heading: string, text: DeclarationText): string {
   // Index, call and construct signatures have no name of their own to carry a digest entry: their text is part of the shape.
   // So is a constructor's, where it decides the type of a field declared with neither type nor initializer.
   const fieldsFromConstructor = ts.isClassLike(node) && node.members.some((member) => ts.isPropertyDeclaration(member) && !member.type && !member.initializer);
   const members = node.members.map((member) => {
-    if (member.name) return member.name.getText(sourceFile);
+    if (member.name) return text.of(member.name);
     if (ts.isIndexSignatureDeclaration(member) || ts.isCallSignatureDeclaration(member) || ts.isConstructSignatureDeclaration(member) ||
-        (fieldsFromConstructor && ts.isConstructorDeclaration(member))) return collapse(member.getText(sourceFile));
+        (fieldsFromConstructor && ts.isConstructorDeclaration(member))) return text.of(member);
     return ts.SyntaxKind[member.kind];
   });
   return `${heading}\u0000${members.join('\u0001')}`;

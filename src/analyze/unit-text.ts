@@ -12,16 +12,24 @@ export function collapseWhitespace(text: string): string {
 /**
  * The content hash of each unit of one file: of its tokens, so re-indenting, reflowing or
  * moving a unit keeps it, while any edit to what the code does changes it, whitespace inside a
- * literal included. The file is read into tokens once, on the first unit asked for: units nest,
- * and reading each on its own would read a class again for every method in it.
+ * literal included.
  */
 export function unitHasher(sourceFile: ts.SourceFile): (node: ts.Node) => string {
+  const tokenText = tokenTextReader(sourceFile);
+  return (node) => shortHash(tokenText(node.getStart(sourceFile), node.end));
+}
+
+/**
+ * The text of a span of one file as its tokens, joined: the same for any layout of the span,
+ * different for any other code or literal in it. The file is read into tokens once, on the first
+ * span asked for: spans nest, and reading each on its own would read a class again for every
+ * method in it.
+ */
+export function tokenTextReader(sourceFile: ts.SourceFile): (start: number, end: number) => string {
   let tokens: FileTokens | undefined;
-  return (node) => {
+  return (start, end) => {
     tokens ??= fileTokens(sourceFile);
-    const from = firstTokenAt(tokens.at, node.getStart(sourceFile));
-    const to = firstTokenAt(tokens.at, node.end);
-    return shortHash(tokens.text.slice(from, to).join('\u0000'));
+    return tokens.text.slice(firstTokenAt(tokens.at, start), firstTokenAt(tokens.at, end)).join('\u0000');
   };
 }
 
