@@ -9,8 +9,11 @@ import { isRunning } from './process-running.js';
 import { lockTakeover } from './takeover-lock.js';
 
 const OWNER_FILE = 'owner.json';
+const UUID = '[\\da-f]{8}-[\\da-f]{4}-[\\da-f]{4}-[\\da-f]{4}-[\\da-f]{12}';
 /** writeClaim's files: the owner file's name, then the writer's process, machine and a random id. */
-const WRITTEN_CLAIM = /^owner\.json\.(\d+)\.(.*)\.[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/;
+const WRITTEN_CLAIM = new RegExp(`^owner\\.json\\.(\\d+)\\.(.*)\\.${UUID}$`);
+/** The files of earlier versions' writeClaim, named for no writer: the owner file's name and a random id. */
+const UNNAMED_CLAIM = new RegExp(`^owner\\.json\\.${UUID}$`);
 const ownerSchema = z.object({ pid: z.number().int().positive(), host: z.string() });
 type Owner = z.output<typeof ownerSchema>;
 
@@ -74,16 +77,19 @@ function createClaim(file: string): boolean {
 function removeDeadWritersClaims(file: string): void {
   const folder = path.dirname(file);
   for (const name of readdirSync(folder)) {
-    const writer = writerOf(name);
+    const writer = writerOf(folder, name);
     // Only the dead: a live claimer links or removes its own, and another machine's processes cannot be checked from here.
     if (writer && writer.host === hostname() && !isRunning(writer.pid)) rmSync(path.join(folder, name), { force: true });
   }
 }
 
-/** The writer a claim's own file is named for, when `name` is one (writeClaim's). */
-function writerOf(name: string): Owner | undefined {
+/** The writer of a claim's own file, when `name` is one (writeClaim's, or an earlier version's). */
+function writerOf(folder: string, name: string): Owner | undefined {
   const match = WRITTEN_CLAIM.exec(name);
-  return match ? { pid: Number(match[1]), host: match[2]! } : undefined;
+  if (match) return { pid: Number(match[1]), host: match[2]! };
+  // Such a file holds its writer's claim, which names it: judged by it, an earlier version's is removed on the
+  // same evidence as this one's. One a kill cut off as it was written names no one and stays: its writer may be writing it now.
+  return UNNAMED_CLAIM.test(name) ? readJsonIfValid(path.join(folder, name), ownerSchema) : undefined;
 }
 
 function releaseOf(file: string): () => void {

@@ -94,4 +94,22 @@ describe('the claim on a run', () => {
     expect(fs.readdirSync(folder).sort()).toEqual([beingLinked, otherMachines, 'owner.json'].sort());
     release();
   });
+
+  // Earlier versions named the file for no writer (owner.json.<id>), so those left by a kill were never removed; the claim inside names its writer.
+  it("removes an earlier version's claim files whose writers died on this machine, and no other's", async () => {
+    const folder = scratchDirectory();
+    const dead = spawnSync(process.execPath, ['-e', '']).pid;
+    const earlierClaim = (text: string): string => {
+      const name = `owner.json.${randomUUID()}`;
+      fs.writeFileSync(path.join(folder, name), text);
+      return name;
+    };
+    earlierClaim(JSON.stringify({ pid: dead, host: hostname() }));
+    const beingLinked = earlierClaim(JSON.stringify({ pid: process.pid, host: hostname() }));
+    const otherMachines = earlierClaim(JSON.stringify({ pid: dead, host: 'elsewhere.example' }));
+    const beingWritten = earlierClaim('');
+    const release = await claimRun(folder, 'run-1');
+    expect(fs.readdirSync(folder).sort()).toEqual([beingLinked, otherMachines, beingWritten, 'owner.json'].sort());
+    release();
+  });
 });
