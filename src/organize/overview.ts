@@ -76,9 +76,12 @@ export function buildOverview(input: {
 }): Overview {
   const { graph, stages, register } = input;
   const assigned = new Set(stages.flatMap((stage) => stage.members.map((member) => member.unit)));
+  // State a class or module holds comes before the properties of value types: every object literal
+  // built for a type writes its properties, so a message's shape spans as many stages as build messages.
+  const held = (slot: string) => (graph.getSlot(slot)?.kind === 'property' ? 1 : 0);
   const coupling = [...register]
     .filter((entry) => entry.stages.length >= 2)
-    .sort((a, b) => b.stages.length - a.stages.length || b.writers.length + b.readers.length - (a.writers.length + a.readers.length) || (a.slot < b.slot ? -1 : 1))
+    .sort((a, b) => held(a.slot) - held(b.slot) || b.stages.length - a.stages.length || b.writers.length + b.readers.length - (a.writers.length + a.readers.length) || (a.slot < b.slot ? -1 : 1))
     .slice(0, 12)
     .map((entry) => ({ slot: entry.slot, stages: entry.stages, writers: entry.writers.length, readers: entry.readers.length }));
   return {
