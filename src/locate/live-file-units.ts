@@ -1,5 +1,5 @@
-import { parseLiveFile } from '../analyze/parse-live-file.js';
 import { decodeSource } from '../analyze/source-text.js';
+import type { parseLiveFile } from '../analyze/parse-live-file.js';
 import { leftOutReason, type LiveSourceReader } from './live-source.js';
 
 export type LiveUnit = Awaited<ReturnType<typeof parseLiveFile>>[number];
@@ -11,6 +11,9 @@ export type LiveUnit = Awaited<ReturnType<typeof parseLiveFile>>[number];
 export async function liveUnitsOf(read: LiveSourceReader, file: string): Promise<{ units: Map<string, LiveUnit> } | { gone: string }> {
   const source = read(file);
   if (source.kind !== 'source') return { gone: leftOutReason(file, source) };
+  // The parser brings the compiler (most of a second to load). The library entry reaches this
+  // module through the approval policy's tool names, so a static import made every CLI start pay for it.
+  const { parseLiveFile } = await import('../analyze/parse-live-file.js');
   const units = await parseLiveFile(file, decodeSource(source.bytes));
   return { units: new Map(units.map((unit) => [unit.symbol, unit])) };
 }
