@@ -80,6 +80,13 @@ export const unitResponseSchema = z.strictObject({
   /** How the stored unit stands against the file on disk now. */
   status: z.enum(['fresh', 'changed', 'moved', 'frozen']),
   reason: z.string().optional(),
+  /**
+   * Where the code stands now: the unit's own file and symbol, or, when it moved, the place the
+   * resolver found its exact code; liveLine and liveEndLine are lines of liveFile. A frozen unit
+   * keeps its recorded place.
+   */
+  liveFile: z.string(),
+  liveSymbol: z.string(),
   liveLine: line,
   liveEndLine: line,
   /**

@@ -90,12 +90,18 @@ export async function writeStaticSite(repo: string, out: string, options: Static
   write('graph.json', graphAnswer(handbook, stageOf));
   for (const stage of handbook.organized.stages) write(`stages/${stage.id}.json`, stageAnswer(handbook, stage.id));
   const live = new LiveUnits(handbook);
-  for (const unit of handbook.graph.units) write(`units/${unitFileName(unit.id)}.json`, await unitAnswer(handbook, unit.id, live, stageOf));
+  // A unit's page shows the file its code stands in now, which for a moved unit may be one the build never read.
+  const movedInto = new Set<string>();
+  for (const unit of handbook.graph.units) {
+    const answer = await unitAnswer(handbook, unit.id, live, stageOf);
+    if (answer.liveFile !== unit.file) movedInto.add(answer.liveFile);
+    write(`units/${unitFileName(unit.id)}.json`, answer);
+  }
 
   const workspace = new Workspace(handbook.root);
   const skippedSources: string[] = [];
-  for (const { path: file } of handbook.graph.toData().files) {
-    if (handbook.graph.unitsOfFile(file).length === 0) continue;
+  const shown = new Set(handbook.graph.toData().files.filter(({ path: file }) => handbook.graph.unitsOfFile(file).length > 0).map(({ path: file }) => file));
+  for (const file of [...shown, ...[...movedInto].filter((file) => !shown.has(file))]) {
     const read = readSource(workspace, file);
     if (read) write(`sources/${read.file}.json`, read);
     else skippedSources.push(file);

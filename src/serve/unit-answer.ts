@@ -10,8 +10,8 @@ export async function unitAnswer(handbook: Handbook, id: string, live: LiveUnits
   const unit = graph.getUnit(id);
   if (!unit) throw new ApiError(404, `no unit "${id}"`);
   const resolved = await live.resolve(unit);
-  // The live lines are lines of unit.file; a moved unit's new lines are in the file its reason names.
-  const inItsFile = resolved.movedTo ? { line: unit.startLine, endLine: unit.endLine } : resolved;
+  // A moved unit's live lines are lines of the file it moved to: the page shows that file, or it would light lines the code left.
+  const at = resolved.movedTo ?? { file: unit.file, symbol: unit.symbol };
   return {
     unit: {
       id: unit.id,
@@ -26,8 +26,10 @@ export async function unitAnswer(handbook: Handbook, id: string, live: LiveUnits
     },
     status: resolved.status,
     ...(resolved.reason ? { reason: resolved.reason } : {}),
-    liveLine: inItsFile.line,
-    liveEndLine: inItsFile.endLine,
+    liveFile: at.file,
+    liveSymbol: at.symbol,
+    liveLine: resolved.line,
+    liveEndLine: resolved.endLine,
     ...(resolved.status === 'frozen' ? {} : { liveHash: resolved.hash }),
     // A caller links to its call, which is where the reader goes next; a callee to its own first line.
     callers: sitesAt(graph, graph.callers(unit.id).map((caller) => ({ unit: caller.unit.id, lines: caller.lines }))),

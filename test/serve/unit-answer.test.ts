@@ -12,6 +12,16 @@ import { copyOfFixture } from '../helpers/paths.js';
 
 const SECRETS = 'src/security/secrets.ts';
 const MASK = `${SECRETS}#maskSecrets`;
+const MASK_FILE = 'src/security/mask.ts';
+
+/** Moves maskSecrets (lines 27-37) unchanged into a new file, two lines down, as a refactor would before the next build. */
+function moveMaskSecrets(repo: string): void {
+  const file = path.join(repo, SECRETS);
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const moved = lines.splice(26, 11);
+  writeFileSync(file, lines.join('\n'));
+  writeFileSync(path.join(repo, MASK_FILE), ['// Moved out of secrets.ts.', '', ...moved, ''].join('\n'));
+}
 
 /** A built copy of the fixture, after `edit` changed its files: the handbook a viewer reads before its watcher syncs, or a static render of a stale one. */
 async function builtThenEdited(edit: (repo: string) => void): Promise<Handbook> {
@@ -47,5 +57,23 @@ describe('the viewer\'s unit answer', () => {
     expect(answer).not.toHaveProperty('liveHash');
     // Nor the build's: a locator taken with it would name code that is not there.
     expect(JSON.stringify(answer)).not.toContain(handbook.graph.getUnitOrThrow(MASK).hash);
+  });
+
+  it('points at the place a moved unit\'s code stands now, file and lines, so the page lights the code and not where it was', async () => {
+    const handbook = await builtThenEdited(moveMaskSecrets);
+    const answer = await answerOf(handbook, MASK);
+    expect(answer).toMatchObject({ status: 'moved', liveFile: MASK_FILE, liveSymbol: 'maskSecrets', liveLine: 3, liveEndLine: 13, unit: { file: SECRETS, line: 27, endLine: 37 } });
+    // Moved code is the same code: its live hash is the build's, and resolve finds it fresh at the new place.
+    expect(answer.liveHash).toBe(handbook.graph.getUnitOrThrow(MASK).hash);
+    expect(await resolveLocator(handbook, { file: MASK_FILE, symbol: 'maskSecrets', hash: answer.liveHash })).toMatchObject({ status: 'fresh', line: 3, endLine: 13 });
+  });
+
+  it('keeps a unit in its own file when it stands there at other lines', async () => {
+    const handbook = await builtThenEdited((repo) => {
+      const file = path.join(repo, SECRETS);
+      writeFileSync(file, `// One.\n// Two.\n${readFileSync(file, 'utf8')}`);
+    });
+    const answer = await answerOf(handbook, MASK);
+    expect(answer).toMatchObject({ status: 'fresh', liveFile: SECRETS, liveSymbol: 'maskSecrets', liveLine: 29, liveEndLine: 39, liveHash: handbook.graph.getUnitOrThrow(MASK).hash });
   });
 });

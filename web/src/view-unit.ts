@@ -38,17 +38,19 @@ export async function unitView(context: ViewContext, id: string): Promise<View> 
 
 async function knownUnit(context: ViewContext, detail: UnitDetail): Promise<View> {
   const { unit } = detail;
-  // A frozen unit was not found on disk: its recorded lines are shown, the badge says why.
+  // A frozen unit was not found on disk: its recorded lines are shown, the badge says why. A moved
+  // unit's live lines are in the file it moved to, so that file is the one shown.
   const first = detail.liveLine;
   const last = detail.liveEndLine;
+  const file = detail.liveFile;
   let listing: HTMLElement;
   try {
-    const source = await context.api.source(unit.file);
+    const source = await context.api.source(file);
     listing = sourceListing(source.text, first, last);
   } catch (error) {
     listing = h('p', { class: 'error' }, `source unavailable: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const where = `${unit.file}:${first}–${last}`;
+  const where = `${file}:${first}–${last}`;
   const element = h(
     'div',
     { class: 'view unit', 'data-unit': unit.id },
@@ -59,7 +61,7 @@ async function knownUnit(context: ViewContext, detail: UnitDetail): Promise<View
       h('span', { class: 'where' }, where),
       ' · stage ',
       unit.stage ? link(href.stage(unit.stage), stageName(context, unit.stage)) : '(none)',
-      first !== unit.line ? ` · recorded at line ${unit.line}` : null,
+      file !== unit.file ? ` · recorded at ${unit.file}:${unit.line}` : first !== unit.line ? ` · recorded at line ${unit.line}` : null,
     ),
     detail.reason ? h('p', { class: `notice-inline freshness-${detail.status}` }, detail.reason) : null,
     unit.signature ? h('pre', { class: 'signature' }, unit.signature) : null,
