@@ -20,7 +20,7 @@ import { savePlan } from '../plan/plan-store.js';
 import { askHandbook, MAX_REQUEST_CHARACTERS } from './ask-handbook.js';
 import { createProvider } from './create-provider.js';
 import { handbookSearch } from './handbook-search.js';
-import { liveSourceOf } from './live-resolution.js';
+import { liveResolverOf, liveSourceOf } from './live-resolution.js';
 import { discardIfNeverStarted, eventsFile, newRunFolder, runsFolder } from './run-folder.js';
 import { stampedId } from './time-stamp.js';
 import { assertPositiveOption } from './positive-option.js';
@@ -131,7 +131,7 @@ export async function planWithModel(repo: string, request: string, options: Mode
       provider,
       toolMode,
       toolSet: 'planner',
-      handbook: { ...handbook, readSource },
+      handbook: { ...handbook, readSource, liveResolver: () => liveResolverOf(handbook) },
       completion,
       events,
       ...(search ? { search } : {}),

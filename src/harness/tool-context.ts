@@ -1,4 +1,5 @@
 import type { ProgramGraph } from '../graph/program-graph.js';
+import type { LiveResolver } from '../locate/live-resolver.js';
 import type { LiveSourceReader } from '../locate/live-source.js';
 import type { OrganizedHandbook, RegisterEntry } from '../organize/model.js';
 import type { ExitCriteriaVerifier } from './exit-criteria.js';
@@ -30,6 +31,12 @@ export interface HandbookView {
   register: readonly RegisterEntry[];
   /** The repository's files as the handbook's build reads them now: what `entry` takes its locators from. */
   readSource: LiveSourceReader;
+  /**
+   * The shared live resolver over this handbook, as ask and the MCP tools use it, so `entry` follows
+   * a moved unit as they do. A new one per answer: a resolver reads each file once, and an answer
+   * must see the disk as it is when asked.
+   */
+  liveResolver: () => LiveResolver;
 }
 
 /** What tools may see and change of a running task; the loop owns it and hands it to every call. */

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { buildHandbook, openHandbook } from '../../src/index.js';
 import type { ToolContext } from '../../src/harness/tool-context.js';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { stageTool, stateTool } from '../../src/harness/tools/handbook-tools.js';
-import { scratchDirectory } from '../helpers/paths.js';
+import { liveResolverOf, liveSourceOf } from '../../src/api/live-resolution.js';
+import { entryTool, stageTool, stateTool } from '../../src/harness/tools/handbook-tools.js';
+import { copyOfFixture, scratchDirectory } from '../helpers/paths.js';
 import { copyOfTaskFixture } from '../helpers/harness-run.js';
 
 describe('the planner navigation tools', () => {
@@ -34,5 +35,24 @@ describe('the planner navigation tools', () => {
     expect(answer.content).toMatch(/\nreaders: 60\n/);
     expect(answer.content.split('\n').filter((line) => line.startsWith('- src/readers.ts#read'))).toHaveLength(40);
     expect(answer.content).toMatch(/\(20 more not shown\)$/);
+  });
+
+  it('give a moved unit\'s locator at the place its code stands now, with its live hash, not call it gone', async () => {
+    const repo = copyOfFixture();
+    await buildHandbook(repo, {});
+    // maskSecrets (lines 27-37) moves unchanged into a new file, two lines down, and the handbook is not rebuilt.
+    const secrets = path.join(repo, 'src/security/secrets.ts');
+    const lines = readFileSync(secrets, 'utf8').split('\n');
+    const moved = lines.splice(26, 11);
+    writeFileSync(secrets, lines.join('\n'));
+    writeFileSync(path.join(repo, 'src/security/mask.ts'), ['// Moved out of secrets.ts.', '', ...moved, ''].join('\n'));
+
+    const handbook = openHandbook(repo, { withUnresolved: false });
+    const context = { handbook: { ...handbook, readSource: liveSourceOf(handbook), liveResolver: () => liveResolverOf(handbook) } } as unknown as ToolContext;
+    const answer = await entryTool.run({ unit: 'maskSecrets' }, context, new AbortController().signal);
+    const locator = { file: 'src/security/mask.ts', symbol: 'maskSecrets', line: 3, endLine: 13, hash: handbook.graph.getUnitOrThrow('src/security/secrets.ts#maskSecrets').hash };
+    expect(answer).toMatchObject({ ok: true, data: { locator } });
+    expect(answer.content).toContain('the same code is now src/security/mask.ts#maskSecrets: the locator below is the live one');
+    expect(answer.content).toContain(`locator (cite it exactly): ${JSON.stringify(locator)}`);
   });
 });

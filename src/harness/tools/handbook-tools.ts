@@ -100,7 +100,8 @@ export const entryTool: ToolContract<z.output<typeof unitInput>, ToolContext> = 
         lines.push(live.gone);
         return { ok: false, content: lines.join('\n'), rule: 'stale-handbook' };
       }
-      if (live.locator.hash !== unit.hash || live.locator.line !== unit.startLine || live.locator.endLine !== unit.endLine) {
+      if (live.moved) lines.push(`${live.moved}: the locator below is the live one`);
+      else if (live.locator.hash !== unit.hash || live.locator.line !== unit.startLine || live.locator.endLine !== unit.endLine) {
         lines.push('the file changed since the handbook was built: the locator below is the live one');
       }
       lines.push(`locator (cite it exactly): ${JSON.stringify(live.locator)}`);
@@ -205,12 +206,16 @@ async function liveUnits(handbook: HandbookView, file: string): Promise<LiveUnit
   return 'units' in live ? [...live.units.values()] : `${live.gone}: a plan cannot cite it`;
 }
 
-async function liveLocator(handbook: HandbookView, unit: Unit): Promise<{ locator: { file: string; symbol: string; line: number; endLine: number; hash: string } } | { gone: string }> {
-  const units = await liveUnits(handbook, unit.file);
-  if (typeof units === 'string') return { gone: units };
-  const live = units.find((candidate) => candidate.symbol === unit.symbol);
-  if (!live) return { gone: `${unit.symbol} is no longer in ${unit.file}: the handbook is behind the code, and a plan cannot cite it` };
-  return { locator: { file: unit.file, symbol: unit.symbol, line: live.startLine, endLine: live.endLine, hash: live.hash } };
+/**
+ * Where the unit's code stands now, as the shared live resolver judges it: a unit moved with its
+ * code unchanged is cited at its new place, and only code that is gone leaves nothing to cite.
+ */
+async function liveLocator(handbook: HandbookView, unit: Unit): Promise<{ locator: { file: string; symbol: string; line: number; endLine: number; hash: string }; moved?: string } | { gone: string }> {
+  const live = await handbook.liveResolver().resolve(unit);
+  // In the resolver's words, which the plan gate and status use too.
+  if (live.status === 'frozen') return { gone: `${live.reason ?? `${unit.symbol} is no longer in ${unit.file}`}: a plan cannot cite it` };
+  const at = live.movedTo ?? { file: unit.file, symbol: unit.symbol };
+  return { locator: { ...at, line: live.line, endLine: live.endLine, hash: live.hash }, ...(live.movedTo && live.reason ? { moved: live.reason } : {}) };
 }
 
 const primaryStages = new WeakMap<HandbookView, Map<string, string>>();
