@@ -15,7 +15,7 @@ import { nothingToAnalyze } from './nothing-to-analyze.js';
 import { type KeptPart, keptPart, mergeResolution, type PartialPlan, planPartialResolution } from './partial-resolution.js';
 import { EdgeResolver, type FileResolution } from './resolve-edges.js';
 import { decodeSource } from './source-text.js';
-import { isTestPath, lineOf } from './unit-text.js';
+import { isTestPath, lineOf, tokenTextReader } from './unit-text.js';
 
 export type AnalysisPhase = 'discover' | 'parse' | 'index' | 'resolve';
 
@@ -451,7 +451,8 @@ export class AnalysisSession {
         message: ts.flattenDiagnosticMessageText(first.messageText, ' '),
       };
     }
-    collectUnits(sourceFile, path, record.hash, index);
+    const tokenText = tokenTextReader(sourceFile);
+    collectUnits(sourceFile, path, record.hash, index, tokenText);
     for (const [unitId, words] of index.literalWords) {
       const unit = index.units.get(unitId);
       if (unit) unit.literals = [...words].join(' ');
@@ -460,7 +461,7 @@ export class AnalysisSession {
       const unit = index.units.get(unitId);
       if (unit) unit.words = [...words].join(' ');
     }
-    live.digest = declarationDigest(index, sourceFile);
+    live.digest = declarationDigest(index, sourceFile, tokenText);
     live.decidesFields = fieldsDecidedBy(index);
     live.inferred = new Set([...[...index.unitByDeclaration].filter(([node]) => hasInferredType(node)).map(([, id]) => id), ...live.decidesFields.keys()]);
     return live;

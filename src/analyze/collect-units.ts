@@ -1,7 +1,7 @@
 import { ts } from 'ts-morph';
 import type { Unit, UnitKind } from '../graph/model.js';
 import { splitWords } from '../text/identifier-words.js';
-import { docOf, isJavaScriptFile, leadingComments, lineOf, memberOfThis, signatureOf, unitHasher } from './unit-text.js';
+import { docOf, isJavaScriptFile, leadingComments, lineOf, memberOfThis, signatureOf, tokenTextReader, type TokenTextReader, unitHasher } from './unit-text.js';
 
 /** What the first, purely syntactic pass learns; the second pass resolves edges against it. */
 export interface UnitIndex {
@@ -127,10 +127,10 @@ export function addFileUnit(index: UnitIndex, file: string, hash: string, lines:
  * Pass one: the units of one file, found by walking the raw syntax tree. Anything that is not a
  * unit (callbacks, blocks, expressions) belongs to the innermost unit around it.
  */
-export function collectUnits(sourceFile: ts.SourceFile, file: string, fileHash: string, index: UnitIndex): void {
+export function collectUnits(sourceFile: ts.SourceFile, file: string, fileHash: string, index: UnitIndex, tokenText: TokenTextReader = tokenTextReader(sourceFile)): void {
   const taken = new Map<string, number>();
   const locallyExported = exportedLocalNames(sourceFile);
-  const unitHash = unitHasher(sourceFile);
+  const unitHash = unitHasher(sourceFile, tokenText);
 
   const addUnit = (
     kind: UnitKind,

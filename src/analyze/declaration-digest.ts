@@ -1,7 +1,7 @@
 import { ts } from 'ts-morph';
 import { shortHash } from '../graph/content-hash.js';
 import type { UnitIndex } from './collect-units.js';
-import { memberOfThis, tokenTextReader } from './unit-text.js';
+import { memberOfThis, tokenTextReader, type TokenTextReader } from './unit-text.js';
 
 /**
  * What a file shows other files, name by name: each name it declares (units and members) with a
@@ -24,8 +24,7 @@ interface DeclarationText {
   of(node: ts.Node): string;
 }
 
-function declarationText(sourceFile: ts.SourceFile): DeclarationText {
-  const span = tokenTextReader(sourceFile);
+function declarationText(sourceFile: ts.SourceFile, span: TokenTextReader): DeclarationText {
   return { sourceFile, span, of: (node) => span(node.getStart(sourceFile), node.end) };
 }
 
@@ -72,8 +71,8 @@ export function fileOfId(id: string): string {
   return hashAt < 0 ? id : id.slice(0, hashAt);
 }
 
-export function declarationDigest(index: UnitIndex, sourceFile: ts.SourceFile | undefined): DeclarationDigest {
-  const text = sourceFile && declarationText(sourceFile);
+export function declarationDigest(index: UnitIndex, sourceFile: ts.SourceFile | undefined, tokenText?: TokenTextReader): DeclarationDigest {
+  const text = sourceFile && declarationText(sourceFile, tokenText ?? tokenTextReader(sourceFile));
   const parts = new Map<string, string[]>();
   const add = (name: string, part: string): void => {
     const list = parts.get(name);

@@ -14,18 +14,19 @@ export function collapseWhitespace(text: string): string {
  * moving a unit keeps it, while any edit to what the code does changes it, whitespace inside a
  * literal included.
  */
-export function unitHasher(sourceFile: ts.SourceFile): (node: ts.Node) => string {
-  const tokenText = tokenTextReader(sourceFile);
+export function unitHasher(sourceFile: ts.SourceFile, tokenText: TokenTextReader = tokenTextReader(sourceFile)): (node: ts.Node) => string {
   return (node) => shortHash(tokenText(node.getStart(sourceFile), node.end));
 }
+
+export type TokenTextReader = (start: number, end: number) => string;
 
 /**
  * The text of a span of one file as its tokens, joined: the same for any layout of the span,
  * different for any other code or literal in it. The file is read into tokens once, on the first
  * span asked for: spans nest, and reading each on its own would read a class again for every
- * method in it.
+ * method in it. One reader serves a file's unit hashes and its declaration digest.
  */
-export function tokenTextReader(sourceFile: ts.SourceFile): (start: number, end: number) => string {
+export function tokenTextReader(sourceFile: ts.SourceFile): TokenTextReader {
   let tokens: FileTokens | undefined;
   return (start, end) => {
     tokens ??= fileTokens(sourceFile);
