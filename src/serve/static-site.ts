@@ -101,7 +101,7 @@ export async function writeStaticSite(repo: string, out: string, options: Static
   const workspace = new Workspace(handbook.root);
   const skippedSources: string[] = [];
   const shown = new Set(handbook.graph.toData().files.filter(({ path: file }) => handbook.graph.unitsOfFile(file).length > 0).map(({ path: file }) => file));
-  for (const file of [...shown, ...[...movedInto].filter((file) => !shown.has(file))]) {
+  for (const file of new Set([...shown, ...movedInto])) {
     const read = readSource(workspace, file);
     if (read) write(`sources/${read.file}.json`, read);
     else skippedSources.push(file);
