@@ -4,7 +4,8 @@ import type { ToolContext } from '../../src/harness/tool-context.js';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { liveResolverOf, liveSourceOf } from '../../src/api/live-resolution.js';
-import { entryTool, stageTool, stateTool } from '../../src/harness/tools/handbook-tools.js';
+import type { LiveResolver } from '../../src/locate/live-resolver.js';
+import { calleesTool, callersTool, entryTool, stageTool, stateTool } from '../../src/harness/tools/handbook-tools.js';
 import { copyOfFixture, scratchDirectory } from '../helpers/paths.js';
 import { copyOfTaskFixture } from '../helpers/harness-run.js';
 
@@ -28,12 +29,28 @@ describe('the planner navigation tools', () => {
     const readers = Array.from({ length: 60 }, (_, index) => `export function read${index}(): number {\n  return counter;\n}\n`).join('');
     writeFileSync(path.join(repo, 'src/readers.ts'), `import { counter } from './state';\n${readers}`);
     await buildHandbook(repo, {});
-    const { graph, organized, register } = openHandbook(repo);
-    const context = { handbook: { graph, organized, register, readSource: undefined } } as unknown as ToolContext;
+    const handbook = openHandbook(repo);
+    // Each listed reader is placed live; the twenty not shown cost no resolution, and one resolver serves the answer.
+    const resolvers: LiveResolver[] = [];
+    const resolved: string[] = [];
+    const liveResolver = (): LiveResolver => {
+      const resolver = liveResolverOf(handbook);
+      const resolve = resolver.resolve.bind(resolver);
+      resolver.resolve = (unit) => {
+        resolved.push(unit.id);
+        return resolve(unit);
+      };
+      resolvers.push(resolver);
+      return resolver;
+    };
+    const context = { handbook: { ...handbook, readSource: liveSourceOf(handbook), liveResolver } } as unknown as ToolContext;
     const answer = await stateTool.run({ slot: 'counter' }, context, new AbortController().signal);
     expect(answer).toMatchObject({ ok: true, data: { readers: 60 } });
     expect(answer.content).toMatch(/\nreaders: 60\n/);
-    expect(answer.content.split('\n').filter((line) => line.startsWith('- src/readers.ts#read'))).toHaveLength(40);
+    const listed = answer.content.split('\n').filter((line) => line.startsWith('- src/readers.ts#read'));
+    expect(listed).toHaveLength(40);
+    expect(resolvers).toHaveLength(1);
+    expect(resolved).toEqual(['src/state.ts#bump', ...listed.map((line) => line.slice(2, line.indexOf(' (')))]);
     expect(answer.content).toMatch(/\(20 more not shown\)$/);
   });
 
@@ -54,5 +71,49 @@ describe('the planner navigation tools', () => {
     expect(answer).toMatchObject({ ok: true, data: { locator } });
     expect(answer.content).toContain('the same code is now src/security/mask.ts#maskSecrets: the locator below is the live one');
     expect(answer.content).toContain(`locator (cite it exactly): ${JSON.stringify(locator)}`);
+    expect(answer.content).toContain('\nat src/security/mask.ts:3-13\n');
+  });
+
+  it('place callers and callees where their code stands now: shifted lines, a new file, or gone', async () => {
+    const repo = copyOfFixture();
+    await buildHandbook(repo, {});
+    // Two lines above runShellTool (built at 27-39, calling maskSecrets at 37; capture at 41-55);
+    // maskSecrets moves unchanged to a new file, as above; truncateOutput is deleted. The handbook is not rebuilt.
+    const shell = path.join(repo, 'src/tools/shell.ts');
+    writeFileSync(shell, `// Runs commands.\n\n${readFileSync(shell, 'utf8')}`);
+    const secrets = path.join(repo, 'src/security/secrets.ts');
+    const secretLines = readFileSync(secrets, 'utf8').split('\n');
+    const moved = secretLines.splice(26, 11);
+    writeFileSync(secrets, secretLines.join('\n'));
+    writeFileSync(path.join(repo, 'src/security/mask.ts'), ['// Moved out of secrets.ts.', '', ...moved, ''].join('\n'));
+    // Logger.write changes: its call is somewhere in it still, but no line of the build's says where.
+    const logger = path.join(repo, 'src/observability/logger.ts');
+    writeFileSync(logger, readFileSync(logger, 'utf8').replace('    const timestamp = ', '    if (!message) return;\n    const timestamp = '));
+    const truncate = path.join(repo, 'src/tools/truncate.ts');
+    writeFileSync(truncate, readFileSync(truncate, 'utf8').replace(/\/\*\*\n \* Shortens[\s\S]*$/, ''));
+
+    const handbook = openHandbook(repo, { withUnresolved: false });
+    const context = { handbook: { ...handbook, readSource: liveSourceOf(handbook), liveResolver: () => liveResolverOf(handbook) } } as unknown as ToolContext;
+    const signal = new AbortController().signal;
+
+    const callers = await callersTool.run({ unit: 'maskSecrets' }, context, signal);
+    expect(callers.content).toMatch(/^- src\/observability\/logger\.ts#Logger\.write \(src\/observability\/logger\.ts:40-46, changed since the build, stage [^)]*\): calls it \(at lines not known now: the code they were in changed since the build\)$/m);
+    expect(callers.content).toMatch(/^- src\/tools\/shell\.ts#runShellTool \(src\/tools\/shell\.ts:29-41, stage [^)]*\): calls it at line 39$/m);
+
+    const callees = await calleesTool.run({ unit: 'runShellTool' }, context, signal);
+    expect(callees.content).toMatch(/^- src\/tools\/shell\.ts#capture \(src\/tools\/shell\.ts:43-57, stage /m);
+    expect(callees.content).toMatch(/^- src\/security\/secrets\.ts#maskSecrets \(moved to src\/security\/mask\.ts:3-13, stage /m);
+    expect(callees.content).toMatch(/^- src\/tools\/truncate\.ts#truncateOutput \(gone: truncateOutput is no longer in src\/tools\/truncate\.ts, stage /m);
+
+    // maskSecrets' own calls and reads now stand in mask.ts, 24 lines up from where the build saw them.
+    const movedCallees = await calleesTool.run({ unit: 'maskSecrets' }, context, signal);
+    expect(movedCallees.content).toMatch(/^callees of src\/security\/secrets\.ts#maskSecrets \(moved to src\/security\/mask\.ts:3-13\): 1\n.*#redactValue .*: called at lines 6, 11$/);
+    const state = await stateTool.run({ slot: 'SECRET_PATTERNS' }, context, signal);
+    expect(state.content).toMatch(/^- src\/security\/secrets\.ts#maskSecrets \(moved to src\/security\/mask\.ts:3-13, stage [^)]*\) at line 5$/m);
+
+    const entry = await entryTool.run({ unit: 'runShellTool' }, context, signal);
+    expect(entry.content).toContain('\nat src/tools/shell.ts:29-41\n');
+    expect(entry.content).toContain('src/security/secrets.ts#maskSecrets (moved to src/security/mask.ts#maskSecrets)');
+    expect(entry.content).toContain('src/tools/truncate.ts#truncateOutput (gone)');
   });
 });

@@ -239,12 +239,12 @@ describe('the llm planner', () => {
     ]);
     await expect(planWithModel(repo, REQUEST, { provider: model.provider })).rejects.toThrow(/did not produce a plan/);
 
-    expect(toolResult(model.requests, 'script_1_1')).toMatch(/^3\. security: Secrets and sandboxing\n[^]*units: 1\n- src\/redact\.js#redact \(function, lines 6-8\)$/);
+    expect(toolResult(model.requests, 'script_1_1')).toMatch(/^3\. security: Secrets and sandboxing\n[^]*units: 1\n- src\/redact\.js#redact \(function, lines 7-9\)$/);
     expect(toolResult(model.requests, 'script_2_1')).toMatch(/^Rejected \(not-found\): no stage "nowhere" \(stages: agent-loop, results, security, /);
     expect(toolResult(model.requests, 'script_3_1')).toContain('- function {"file":"src/capture.js","symbol":"captureToolOutput","line":9,"endLine":11,"hash":"');
     const moved = { ...redact, line: redact.line + 1, endLine: redact.endLine + 1 };
     expect(toolResult(model.requests, 'script_4_1')).toContain(`the file changed since the handbook was built: the locator below is the live one\nlocator (cite it exactly): ${JSON.stringify(moved)}`);
-    expect(toolResult(model.requests, 'script_5_1')).toContain('- src/redact.js#redact (src/redact.js:6-8, stage security): called at line 10');
+    expect(toolResult(model.requests, 'script_5_1')).toContain('- src/redact.js#redact (src/redact.js:7-9, stage security): called at line 10');
     expect(toolResult(model.requests, 'script_6_1')).toBe('Rejected (not-found): no state slot named "Session.secrets": the overview lists state shared across stages; entry shows the state a unit touches');
     expect(toolResult(model.requests, 'script_7_1')).toMatch(/^Rejected \(not-found\): no unit named "mask": search and stage list units by id/);
   });

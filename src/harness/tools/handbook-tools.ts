@@ -1,21 +1,26 @@
 import { z } from 'zod';
 import { HandbookError } from '../../errors.js';
 import type { Unit } from '../../graph/model.js';
-import type { Neighbour } from '../../graph/program-graph.js';
+import type { Neighbour, StateAccess } from '../../graph/program-graph.js';
 import { type LiveUnit, liveUnitsOf } from '../../locate/live-file-units.js';
+import type { LiveResolver, ResolvedLocation } from '../../locate/live-resolver.js';
 import { type Stage, type StageMember, stageById } from '../../organize/model.js';
 import type { HandbookView, ToolContext } from '../tool-context.js';
 import type { ToolContract, ToolOutput } from '../tool-contract.js';
-import { linesPhrase } from '../../text/line-list.js';
+import { idPhrase, liveLinesPhrase, livePlacesOf, ownLinesPhrase, placePhrase } from './live-place.js';
 
 /**
  * The planner's navigation tools: the handbook's stages, units, call graph and state register,
  * read-only. `entry` hands out the locator a plan cites, taken from the live file so that a
- * handbook behind the code cannot give the planner a stale one.
+ * handbook behind the code cannot give the planner a stale one; every other place they print (a
+ * unit's lines, its callers', callees' and state accessors', the lines of a call) is the live one
+ * too, since the planner reads and cites what it is shown.
  */
 
 const LISTED_MEMBERS = 80;
 const LISTED_NEIGHBOURS = 40;
+/** Callers and callees that entry names by id; callers and callees list up to LISTED_NEIGHBOURS with their places. */
+const LISTED_IDS = 8;
 
 /** What every navigation tool shares: it only reads, so it may run again and needs no approval. */
 const READ_ONLY = { effect: 'read', repeatSafe: true, timeoutMs: 20_000, retries: 1, approval: 'auto' } as const;
@@ -59,16 +64,16 @@ export const stageTool: ToolContract<z.output<typeof stageInput>, ToolContext> =
   ...READ_ONLY,
   run: async (input, context) =>
     withHandbook(context, (handbook) =>
-      resolving(() => {
+      resolving(async () => {
         const stage = stageById(handbook.organized, input.id);
         const members = primaryMembers(stage);
         const lines = [`${stage.position + 1}. ${stage.id}: ${stage.name}`, stage.summary];
         if (stage.entryPoints.length > 0) lines.push(`entry points (called from other stages): ${stage.entryPoints.join(', ')}`);
         if (stage.exits.length > 0) lines.push(`exits (call into other stages): ${stage.exits.join(', ')}`);
         lines.push(`units: ${members.length}`);
-        for (const member of members.slice(0, LISTED_MEMBERS)) {
-          const unit = handbook.graph.getUnit(member.unit);
-          if (unit) lines.push(`- ${unit.id} (${unit.kind}, lines ${unit.startLine}-${unit.endLine})`);
+        const listed = members.slice(0, LISTED_MEMBERS).flatMap((member) => handbook.graph.getUnit(member.unit) ?? []);
+        for (const { listed: { unit }, live } of await livePlacesOf(listed.map((unit) => ({ unit })), handbook.liveResolver())) {
+          lines.push(`- ${unit.id} (${unit.kind}, ${ownLinesPhrase(unit, live)})`);
         }
         if (members.length > LISTED_MEMBERS) lines.push(`(${members.length - LISTED_MEMBERS} more: search narrows them down)`);
         return { ok: true, content: lines.join('\n'), data: { stage: stage.id, units: members.length } };
@@ -85,13 +90,15 @@ export const entryTool: ToolContract<z.output<typeof unitInput>, ToolContext> = 
   run: async (input, context) =>
     withUnit(context, input.unit, async (handbook, unit) => {
       if (unit.kind === 'file') return fileEntry(handbook, unit);
-      const live = await liveLocator(handbook, unit);
+      const resolver = handbook.liveResolver();
+      const live = liveLocator(unit, await resolver.resolve(unit));
       const callers = handbook.graph.callers(unit.id);
       const callees = handbook.graph.callees(unit.id);
-      const lines = [`${unit.id} (${unit.kind}${unit.exported ? ', exported' : ''}), stage ${stageOf(handbook, unit.id) ?? 'none'}`, `at ${unit.file}:${unit.startLine}-${unit.endLine}`];
+      const at = 'gone' in live ? `was at ${unit.file}:${unit.startLine}-${unit.endLine} when the handbook was built` : `at ${live.locator.file}:${live.locator.line}-${live.locator.endLine}`;
+      const lines = [`${unit.id} (${unit.kind}${unit.exported ? ', exported' : ''}), stage ${stageOf(handbook, unit.id) ?? 'none'}`, at];
       if (unit.signature) lines.push(`signature: ${unit.signature}`);
       if (unit.doc) lines.push(`doc: ${unit.doc}`);
-      lines.push(`callers: ${idsOf(callers)}`, `callees: ${idsOf(callees)}`);
+      lines.push(`callers: ${await idsOf(callers, resolver)}`, `callees: ${await idsOf(callees, resolver)}`);
       const writes = handbook.graph.outEdges(unit.id, 'writes').map((edge) => edge.to);
       const reads = handbook.graph.outEdges(unit.id, 'reads').map((edge) => edge.to);
       if (writes.length > 0) lines.push(`writes state: ${writes.join(', ')}`);
@@ -117,8 +124,10 @@ export const callersTool: ToolContract<z.output<typeof unitInput>, ToolContext> 
   run: async (input, context) =>
     withUnit(context, input.unit, async (handbook, unit) => {
       const callers = handbook.graph.callers(unit.id);
-      const rows = callers.map((caller) => `${neighbourLine(handbook, caller)}: calls it at ${linesPhrase(caller.lines)}`);
-      return { ok: true, content: listing(`callers of ${unit.id}`, rows), data: { count: callers.length } };
+      const listed = await livePlacesOf(callers.slice(0, LISTED_NEIGHBOURS), handbook.liveResolver());
+      // The call lines lie in each caller's code, so they move with it.
+      const rows = listed.map(({ listed: caller, live }) => `${neighbourLine(handbook, caller, live)}: calls it ${liveLinesPhrase(caller.lines, caller.unit, live)}`);
+      return { ok: true, content: listing(`callers of ${unit.id}`, rows, callers.length), data: { count: callers.length } };
     }),
 };
 
@@ -130,8 +139,12 @@ export const calleesTool: ToolContract<z.output<typeof unitInput>, ToolContext> 
   run: async (input, context) =>
     withUnit(context, input.unit, async (handbook, unit) => {
       const callees = handbook.graph.callees(unit.id);
-      const rows = callees.map((callee) => `${neighbourLine(handbook, callee)}: called at ${linesPhrase(callee.lines)}`);
-      return { ok: true, content: listing(`callees of ${unit.id}`, rows), data: { count: callees.length } };
+      const resolver = handbook.liveResolver();
+      const [own, listed] = await Promise.all([resolver.resolve(unit), livePlacesOf(callees.slice(0, LISTED_NEIGHBOURS), resolver)]);
+      // The call lines lie in this unit's own code, so they move with it, not with the callee; the title says where it went.
+      const rows = listed.map(({ listed: callee, live }) => `${neighbourLine(handbook, callee, live)}: called ${liveLinesPhrase(callee.lines, unit, own)}`);
+      const title = `callees of ${unit.id}${own.status === 'moved' || own.status === 'frozen' ? ` (${placePhrase(unit, own)})` : ''}`;
+      return { ok: true, content: listing(title, rows, callees.length), data: { count: callees.length } };
     }),
 };
 
@@ -144,18 +157,22 @@ export const stateTool: ToolContract<z.output<typeof stateInput>, ToolContext> =
   ...READ_ONLY,
   run: async (input, context) =>
     withHandbook(context, (handbook) =>
-      resolving(() => {
+      resolving(async () => {
         const slot = handbook.graph.getSlotOrThrow(input.slot);
         const entry = handbook.register.find((candidate) => candidate.slot === slot.id);
-        const access = (list: ReadonlyArray<{ unit: Unit; lines: number[] }>): string[] => list.map(({ unit, lines }) => `- ${unit.id} (${unit.file}:${unit.startLine}-${unit.endLine}, stage ${stageOf(handbook, unit.id) ?? 'none'}) at ${linesPhrase(lines)}`);
+        const resolver = handbook.liveResolver();
+        // A logger or a config field has hundreds of readers; each answer goes into the model's context.
+        const access = async (list: readonly StateAccess[]): Promise<string[]> =>
+          (await livePlacesOf(list.slice(0, LISTED_NEIGHBOURS), resolver)).map(
+            ({ listed: { unit, lines }, live }) => `- ${unit.id} (${placePhrase(unit, live)}, stage ${stageOf(handbook, unit.id) ?? 'none'}) ${liveLinesPhrase(lines, unit, live)}`,
+          );
         const writers = handbook.graph.writers(slot.id);
         const readers = handbook.graph.readers(slot.id);
         const lines = [
           `${slot.id} (${slot.kind}${slot.type ? `: ${slot.type}` : ''}), declared at ${slot.file}:${slot.line}`,
           `couples stages: ${entry && entry.stages.length > 0 ? entry.stages.join(', ') : 'none'}`,
-          // A logger or a config field has hundreds of readers; each answer goes into the model's context.
-          listing('writers', access(writers)),
-          listing('readers', access(readers)),
+          listing('writers', await access(writers), writers.length),
+          listing('readers', await access(readers), readers.length),
         ];
         return { ok: true, content: lines.join('\n'), data: { slot: slot.id, writers: writers.length, readers: readers.length } };
       }, 'the overview lists state shared across stages; entry shows the state a unit touches'),
@@ -210,8 +227,7 @@ async function liveUnits(handbook: HandbookView, file: string): Promise<LiveUnit
  * Where the unit's code stands now, as the shared live resolver judges it: a unit moved with its
  * code unchanged is cited at its new place, and only code that is gone leaves nothing to cite.
  */
-async function liveLocator(handbook: HandbookView, unit: Unit): Promise<{ locator: { file: string; symbol: string; line: number; endLine: number; hash: string }; moved?: string } | { gone: string }> {
-  const live = await handbook.liveResolver().resolve(unit);
+function liveLocator(unit: Unit, live: ResolvedLocation): { locator: { file: string; symbol: string; line: number; endLine: number; hash: string }; moved?: string } | { gone: string } {
   // In the resolver's words, which the plan gate and status use too.
   if (live.status === 'frozen') return { gone: `${live.reason ?? `${unit.symbol} is no longer in ${unit.file}`}: a plan cannot cite it` };
   const at = live.movedTo ?? { file: unit.file, symbol: unit.symbol };
@@ -233,18 +249,19 @@ function primaryMembers(stage: Stage): StageMember[] {
   return stage.members.filter((member) => member.primary);
 }
 
-function neighbourLine(handbook: HandbookView, { unit, via }: Neighbour): string {
-  return `- ${unit.id} (${unit.file}:${unit.startLine}-${unit.endLine}, stage ${stageOf(handbook, unit.id) ?? 'none'}${via === 'dispatch' ? ', through an interface or override' : ''})`;
+function neighbourLine(handbook: HandbookView, { unit, via }: Neighbour, live: ResolvedLocation): string {
+  return `- ${unit.id} (${placePhrase(unit, live)}, stage ${stageOf(handbook, unit.id) ?? 'none'}${via === 'dispatch' ? ', through an interface or override' : ''})`;
 }
 
-function idsOf(neighbours: readonly Neighbour[]): string {
+async function idsOf(neighbours: readonly Neighbour[], resolver: LiveResolver): Promise<string> {
   if (neighbours.length === 0) return 'none';
-  const shown = neighbours.slice(0, 8).map((neighbour) => neighbour.unit.id);
+  const shown = (await livePlacesOf(neighbours.slice(0, LISTED_IDS), resolver)).map(({ listed, live }) => idPhrase(listed.unit, live));
   return `${neighbours.length}: ${shown.join(', ')}${neighbours.length > shown.length ? ', …' : ''}`;
 }
 
-function listing(title: string, rows: readonly string[]): string {
-  if (rows.length === 0) return `${title}: none in the repository's own code`;
-  const more = rows.length > LISTED_NEIGHBOURS ? [`(${rows.length - LISTED_NEIGHBOURS} more not shown)`] : [];
-  return [`${title}: ${rows.length}`, ...rows.slice(0, LISTED_NEIGHBOURS), ...more].join('\n');
+/** The rows given are the first of `total`, the ones worth their place in the model's context. */
+function listing(title: string, rows: readonly string[], total: number): string {
+  if (total === 0) return `${title}: none in the repository's own code`;
+  const more = total > rows.length ? [`(${total - rows.length} more not shown)`] : [];
+  return [`${title}: ${total}`, ...rows, ...more].join('\n');
 }
