@@ -107,6 +107,29 @@ describe('handbook render --html', () => {
     expect(contents(second)).toEqual(contents(first));
   });
 
+  it('writes the source of a file a unit moved into since the build, which the build never read', async () => {
+    const moving = copyOfFixture();
+    expect(handbook(['build', moving, '--no-progress']).code).toBe(0);
+    // maskSecrets (lines 27-37) moves unchanged into a new file, and the handbook is not rebuilt.
+    const secrets = path.join(moving, 'src/security/secrets.ts');
+    const lines = readFileSync(secrets, 'utf8').split('\n');
+    const moved = lines.splice(26, 11);
+    writeFileSync(secrets, lines.join('\n'));
+    const mask = ['// Moved out of secrets.ts.', '', ...moved, ''].join('\n');
+    writeFileSync(path.join(moving, 'src/security/mask.ts'), mask);
+
+    const site = path.join(scratchDirectory(), 'site');
+    const result = handbook(['render', '--repo', moving, '--html', site, '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout).html.skippedSources).toEqual([]);
+    const data = path.join(site, 'data');
+    const unit = unitResponseSchema.parse(readJson(path.join(data, 'units', `${unitFileName('src/security/secrets.ts#maskSecrets')}.json`)));
+    expect(unit).toMatchObject({ status: 'moved', liveFile: 'src/security/mask.ts', liveLine: 3, liveEndLine: 13 });
+    // The page shows the file the code stands in: without its source it would have nothing to show.
+    expect(sourceResponseSchema.parse(readJson(path.join(data, 'sources', 'src/security/mask.ts.json')))).toEqual({ file: 'src/security/mask.ts', text: mask });
+    expect(sourceResponseSchema.parse(readJson(path.join(data, 'sources', 'src/security/secrets.ts.json')))).toEqual({ file: 'src/security/secrets.ts', text: lines.join('\n') });
+  });
+
   it('refuses a folder of files it did not write, as Markdown does: the repository, its src/, a folder of notes', async () => {
     const copy = copyOfFixture();
     for (const folder of [copy, path.join(copy, 'src')]) {
