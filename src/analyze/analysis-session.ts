@@ -4,6 +4,7 @@ import { type Edge, HERITAGE_KINDS, type ProgramGraphData, type Slot, type Sourc
 import { canonicalize, compareEdges, compareFiles, compareSlots, compareText, compareUnits, compareUnresolved } from '../graph/order.js';
 import { shortHash } from '../graph/content-hash.js';
 import { settingsChange, settingsKey } from './analysis-settings.js';
+import type { SettingsInputs } from './settings-inputs.js';
 import { changedNames, exportsChangedFrom, filesAffectedBy, hierarchyMoved, importStem, isChangedDeclaration, isTypeOrMember, MentionIndex, movedNames, slotsRejoined, WordMatcher } from './affected-files.js';
 import { addFileUnit, collectUnits, createUnitIndex, type UnitIndex } from './collect-units.js';
 import { type CompilerSetup, createCompilerSetup, type SettingsWarning } from './compiler-setup.js';
@@ -171,6 +172,11 @@ export class AnalysisSession {
     return settingsKey(this.setup);
   }
 
+  /** What the compiler settings were read from, stored beside them. */
+  get settingsInputs(): SettingsInputs {
+    return this.setup.inputs;
+  }
+
   /** Build-output folders the tsconfigs name, which discovery leaves out. */
   get outDirectories(): string[] {
     return this.setup.outDirectories;
@@ -186,8 +192,10 @@ export class AnalysisSession {
     const setup = createCompilerSetup(this.root, this.setup);
     let reason = full;
     const previous = this.fileAnalyses();
-    if (settingsKey(setup) !== settingsKey(this.setup)) {
-      this.setup = setup;
+    const settingsChanged = settingsKey(setup) !== settingsKey(this.setup);
+    // Taken even when it reads the same settings: its inputs (a tsconfig's whitespace, say) are what a sync stores and `status` compares.
+    this.setup = setup;
+    if (settingsChanged) {
       this.program = undefined;
       // Module resolution follows the settings (paths, workspace packages) as much as the file set.
       this.resolveModule = undefined;

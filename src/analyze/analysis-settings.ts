@@ -1,6 +1,7 @@
-import { type CompilerSetup, createCompilerSetup } from './compiler-setup.js';
+import type { CompilerSetup } from './compiler-setup.js';
+import { type SettingsInputs, settingsInputsNow } from './settings-inputs.js';
 
-// Apart from the session, so `status` can compare settings without loading the whole analysis.
+// Apart from the session and the compiler, so `status` can compare settings without loading either while nothing changed.
 
 /**
  * What the analysis records of code that has not changed (unit fields, body words, edges):
@@ -17,23 +18,31 @@ export function settingsKey(setup: CompilerSetup): string {
   return JSON.stringify({ analysis: ANALYSIS_VERSION, options, tsconfigs: setup.tsconfigs, outDirectories: setup.outDirectories, ...folderEntries });
 }
 
+const ANOTHER_VERSION = 'the handbook was analyzed by another version of harness-handbook';
+
 /** Why a stored analysis made under `previous` settings cannot be carried forward under `current` ones. */
 export function settingsChange(previous: string, current: string): string | undefined {
   if (previous === current) return undefined;
-  let analysis: unknown;
+  return analysisVersionOf(previous) === ANALYSIS_VERSION ? 'compiler settings changed' : ANOTHER_VERSION;
+}
+
+function analysisVersionOf(settings: string): unknown {
   try {
-    analysis = (JSON.parse(previous) as { analysis?: unknown }).analysis;
+    return (JSON.parse(settings) as { analysis?: unknown }).analysis;
   } catch {
-    analysis = undefined;
+    return undefined;
   }
-  return analysis === ANALYSIS_VERSION ? 'compiler settings changed' : 'the handbook was analyzed by another version of harness-handbook';
 }
 
 /**
  * Why a sync from the store would analyze everything again: the settings read from the tree now
  * (tsconfigs, workspace manifests, this analyzer's version) against the ones stored with the
  * handbook; undefined while they match. `status` asks it, so it calls stale what a sync redoes.
+ * While the files the stored settings were read from read as they did (`inputs`, stored beside
+ * them), the settings read now are the stored ones, and the compiler is not loaded to read them.
  */
-export function compilerSettingsChange(root: string, stored: string): string | undefined {
+export async function compilerSettingsChange(root: string, stored: string, inputs?: SettingsInputs): Promise<string | undefined> {
+  if (inputs && settingsInputsNow(root, inputs.files).digest === inputs.digest) return analysisVersionOf(stored) === ANALYSIS_VERSION ? undefined : ANOTHER_VERSION;
+  const { createCompilerSetup } = await import('./compiler-setup.js');
   return settingsChange(stored, settingsKey(createCompilerSetup(root)));
 }

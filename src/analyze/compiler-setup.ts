@@ -2,10 +2,8 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ts } from 'ts-morph';
 import { z } from 'zod';
-import { fileStamp, type FolderListings, listFolder, RACY_WINDOW_MS } from './discover-files.js';
-
-const SEARCH_DEPTH = 5;
-const NOT_SEARCHED = new Set(['node_modules', '.git', '.handbook', 'dist', 'build', 'out', 'coverage', 'vendor', 'third_party']);
+import { fileStamp, RACY_WINDOW_MS } from './discover-files.js';
+import { findConfigFiles, type SettingsInputs, settingsInputsOf } from './settings-inputs.js';
 
 const packageJsonSchema = z
   .object({
@@ -39,6 +37,8 @@ export interface CompilerSetup {
   folderEntries: Record<string, Record<string, unknown>>;
   /** Every file the setup was read from (tsconfigs, the files their `extends` chains name, manifests), absolute: a watcher wakes for these. */
   settingsFiles: string[];
+  /** The files found and the text read of each, digested: stored with a handbook, so `status` tells the settings unchanged without the compiler. */
+  inputs: SettingsInputs;
   /** Settings files read with problems (broken JSON, an `extends` not found), from the root, each with why: paths and packages they declare may be missing from the analysis. */
   settingsProblems: SettingsWarning[];
 }
@@ -62,38 +62,19 @@ function folderEntryOf(manifest: Record<string, unknown>): Record<string, unknow
   return Object.keys(entry).length > 0 ? entry : undefined;
 }
 
-/** Folder listings kept across setups: a sync looks for tsconfigs every time, and most folders never change. */
-const listings: FolderListings = new Map();
-
-function findConfigFiles(root: string): { tsconfigs: string[]; packageJsons: string[] } {
-  const tsconfigs: string[] = [];
-  const packageJsons: string[] = [];
-  const walk = (directory: string, depth: number): void => {
-    const stats = statSync(directory, { throwIfNoEntry: false });
-    for (const entry of (stats && listFolder(directory, stats, listings)) || []) {
-      const full = path.join(directory, entry.name);
-      if (entry.isFile() && entry.name === 'tsconfig.json') tsconfigs.push(full);
-      else if (entry.isFile() && entry.name === 'package.json') packageJsons.push(full);
-      else if (entry.isDirectory() && depth < SEARCH_DEPTH && !NOT_SEARCHED.has(entry.name) && !entry.name.startsWith('.'))
-        walk(full, depth + 1);
-    }
-  };
-  walk(root, 0);
-  return { tsconfigs, packageJsons };
-}
-
 function toRootRelative(root: string, absolute: string): string {
   return path.relative(root, absolute).split(path.sep).join('/') || '.';
 }
 
 /**
  * Reads a tsconfig with its `extends` chain; a broken one contributes nothing rather than failing
- * the build, and says why in `problems`. Every file read is added to `read`.
+ * the build, and says why in `problems`. Every file read is added to `read`, with its text.
  */
-function readTsconfig(file: string, read: Set<string>, problems: string[]): ts.ParsedCommandLine | undefined {
+function readTsconfig(file: string, read: Map<string, string | undefined>, problems: string[]): ts.ParsedCommandLine | undefined {
   const readText = (name: string): string | undefined => {
-    read.add(name);
-    return existsSync(name) ? readFileSync(name, 'utf8') : undefined;
+    const text = existsSync(name) ? readFileSync(name, 'utf8') : undefined;
+    read.set(name, text);
+    return text;
   };
   const config = ts.readConfigFile(file, (name) => readText(name) ?? '');
   if (config.error) {
@@ -139,7 +120,7 @@ export function createCompilerSetup(root: string, previous?: CompilerSetup): Com
   const found = [...tsconfigs, ...packageJsons].join('\n');
   const known = previous && setupSources.get(previous);
   if (known && known.found === found && stampOf(known.files).stamp === known.stamp) return previous;
-  const read = new Set<string>();
+  const read = new Map<string, string | undefined>();
   const readAt = Date.now();
   const paths: Record<string, string[]> = {};
   const outDirectories: string[] = [];
@@ -167,9 +148,11 @@ export function createCompilerSetup(root: string, previous?: CompilerSetup): Com
     const directory = path.dirname(file);
     if (directory === root) continue;
     let manifest;
-    read.add(file);
+    read.set(file, undefined);
     try {
-      manifest = packageJsonSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
+      const text = readFileSync(file, 'utf8');
+      read.set(file, text);
+      manifest = packageJsonSchema.parse(JSON.parse(text));
     } catch (error) {
       settingsProblems.push({ file: toRootRelative(root, file), message: error instanceof SyntaxError ? error.message : 'its name, main, module, types or description is not a string' });
       continue;
@@ -209,9 +192,10 @@ export function createCompilerSetup(root: string, previous?: CompilerSetup): Com
     outDirectories,
     folderEntries,
     settingsFiles: [],
+    inputs: settingsInputsOf(root, [...tsconfigs, ...packageJsons], read),
     settingsProblems: settingsProblems.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)),
   };
-  const files = [...read].sort();
+  const files = [...read.keys()].sort();
   setup.settingsFiles = files;
   const { stamp, newest } = stampOf(files);
   // A file written within the racy window of this read may change again without its stamp moving: such a setup is read again next time.

@@ -68,6 +68,7 @@ export async function buildHandbook(root: string, options: BuildOptions = {}): P
     skeleton,
     model,
     compiler: session.settings,
+    compilerInputs: session.settingsInputs,
     outDirectories: session.outDirectories,
   };
   const database = openDatabase(databasePath, 'create');

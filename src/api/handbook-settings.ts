@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type SettingsInputs, settingsInputsSchema } from '../analyze/settings-inputs.js';
 import { stageDefinitionSchema, type StageDefinition } from '../organize/skeleton.js';
 
 /** How a handbook was built, stored with it so a sync or watch repeats exactly that build. */
@@ -11,6 +12,8 @@ export interface HandbookSettings {
   model: string;
   /** The compiler settings the analysis ran with; a sync that finds them changed analyzes everything again. */
   compiler: string;
+  /** What `compiler` was read from, so `status` tells it unchanged without loading the compiler; absent from handbooks built before it was stored. */
+  compilerInputs?: SettingsInputs;
   /** Build-output folders from the tsconfigs, so `status` discovers the files a build would without loading the compiler. */
   outDirectories: string[];
 }
@@ -21,5 +24,6 @@ export const handbookSettingsSchema = z.object({
   skeleton: z.array(stageDefinitionSchema).min(1),
   model: z.string().min(1),
   compiler: z.string(),
+  compilerInputs: settingsInputsSchema.optional(),
   outDirectories: z.array(z.string()).default([]),
 });

@@ -1,3 +1,4 @@
+import { compilerSettingsChange } from '../analyze/analysis-settings.js';
 import { type SkippedFile, skipReasonOf } from '../analyze/discover-files.js';
 import type { LocatorStatus } from '../locate/live-resolver.js';
 import { acceptanceStatuses, type AcceptanceStatus } from '../harness/acceptance.js';
@@ -115,11 +116,10 @@ export async function handbookStatus(root: string, options: { database?: string 
   };
 }
 
-/** The settings check a sync makes first; the compiler is loaded for it only here, to read the tsconfigs as a build does. */
+/** The settings check a sync makes first; the compiler is loaded for it only when a file the settings were read from changed. */
 async function compilerSettingsSince(handbook: Handbook): Promise<string | undefined> {
   const settings = handbookSettingsSchema.safeParse(handbook.generation.settings);
   // A handbook that recorded no settings cannot be synced at all; sync says so, with what to do.
   if (!settings.success) return undefined;
-  const { compilerSettingsChange } = await import('../analyze/analysis-settings.js');
-  return compilerSettingsChange(handbook.root, settings.data.compiler);
+  return compilerSettingsChange(handbook.root, settings.data.compiler, settings.data.compilerInputs);
 }

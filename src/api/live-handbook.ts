@@ -255,7 +255,7 @@ export class LiveHandbook {
     }
     const replaceFiles = new Set([...change.added, ...change.modified, ...change.removed, ...change.resolvedPaths]);
     // Stored as analyzed now: a later sync in a new process compares against these, and stale ones would make it start over every time.
-    const settings: HandbookSettings = { ...this.settings, compiler: this.session.settings, outDirectories: this.session.outDirectories };
+    const settings: HandbookSettings = { ...this.settings, compiler: this.session.settings, compilerInputs: this.session.settingsInputs, outDirectories: this.session.outDirectories };
     this.assertDatabaseInPlace();
     let stored: Awaited<ReturnType<typeof storeAnalysis>>;
     try {

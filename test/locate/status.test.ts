@@ -5,7 +5,14 @@ import { describe, expect, it } from 'vitest';
 import { buildHandbook } from '../../src/api/build-handbook.js';
 import { handbookStatus } from '../../src/api/handbook-status.js';
 import { syncHandbook } from '../../src/api/live-handbook.js';
-import { CLI, copyOfFixture, scratchDirectory } from '../helpers/paths.js';
+import { CLI, copyOfFixture, PROJECT_ROOT, scratchDirectory } from '../helpers/paths.js';
+
+/** `handbook status` run with every load of a compiler package reported on stderr (test/helpers/compiler-loads.mjs). */
+function statusReportingCompilerLoads(repo: string): { status: number | null; stdout: string; compilerLoads: string[] } {
+  const hooks = path.join(PROJECT_ROOT, 'test/helpers/compiler-loads.mjs');
+  const run = spawnSync(process.execPath, ['--import', hooks, CLI, 'status', '--json', repo], { encoding: 'utf8' });
+  return { status: run.status, stdout: run.stdout, compilerLoads: run.stderr.split('\n').filter((line) => line.startsWith('compiler loaded: ')) };
+}
 
 describe('handbook status', () => {
   it('reads the live files: fresh after a build, stale with the exact frozen and changed entries after edits', async () => {
@@ -100,6 +107,36 @@ export function brandNewThing(): number {
     expect(text.stdout).toMatch(/^ {2}settings {3}compiler settings changed \(a sync analyzes everything again\)$/m);
     expect((await syncHandbook(repo)).upToDate).toBe(false);
     expect(await handbookStatus(repo)).toMatchObject({ fresh: true });
+  });
+
+  // Loading the compiler is most of a status; it was loaded once to read the tsconfigs again though none had changed.
+  it('leaves the compiler unloaded while nothing changed, and reads the settings with it once a tsconfig or what it extends changes', async () => {
+    const repo = copyOfFixture();
+    writeFileSync(path.join(repo, 'tsconfig.base.json'), '{ "compilerOptions": { "strict": true } }\n');
+    const tsconfig = path.join(repo, 'tsconfig.json');
+    writeFileSync(tsconfig, readFileSync(tsconfig, 'utf8').replace('{', '{ "extends": "./tsconfig.base.json",'));
+    await buildHandbook(repo);
+    const fresh = statusReportingCompilerLoads(repo);
+    expect(fresh.status).toBe(0);
+    expect(fresh.compilerLoads).toEqual([]);
+
+    // Read again with the compiler: the same settings, so still fresh.
+    writeFileSync(tsconfig, `${readFileSync(tsconfig, 'utf8')}\n`);
+    const reformatted = statusReportingCompilerLoads(repo);
+    expect(JSON.parse(reformatted.stdout)).toMatchObject({ fresh: true, compilerSettings: null });
+    expect(reformatted.compilerLoads).not.toEqual([]);
+
+    writeFileSync(path.join(repo, 'tsconfig.base.json'), '{ "compilerOptions": { "strict": true, "jsx": "react-jsx" } }\n');
+    const extended = statusReportingCompilerLoads(repo);
+    expect(extended.status).toBe(5);
+    expect(JSON.parse(extended.stdout)).toMatchObject({ fresh: false, compilerSettings: 'compiler settings changed' });
+    expect(extended.compilerLoads).not.toEqual([]);
+
+    // The sync stores what it read the new settings from: fresh again, without the compiler.
+    expect((await syncHandbook(repo)).fullRebuild).toBe('compiler settings changed');
+    const synced = statusReportingCompilerLoads(repo);
+    expect(synced.status).toBe(0);
+    expect(synced.compilerLoads).toEqual([]);
   });
 
   it('is stale when package.json describes the project otherwise, as the overview a sync writes again', async () => {
