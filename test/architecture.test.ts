@@ -95,4 +95,9 @@ describe('architecture', () => {
   it('keeps the compiler out of what the library entry and the CLI load up front', () => {
     expect([...compilerChainsFrom('index.ts'), ...compilerChainsFrom('cli/main.ts')]).toEqual([]);
   });
+
+  // A client's initialize and tools/list come before the first sync, which loads the compiler; they wait for what the server loads up front.
+  it('keeps the compiler out of what the MCP server and the viewer load before their first sync', () => {
+    expect([...compilerChainsFrom('mcp/handbook-server.ts'), ...compilerChainsFrom('serve/viewer-server.ts')]).toEqual([]);
+  });
 });

@@ -4,7 +4,6 @@ import type { z } from 'zod';
 import { askHandbook } from '../api/ask-handbook.js';
 import { handbookStatus } from '../api/handbook-status.js';
 import { liveResolverOf } from '../api/live-resolution.js';
-import { planRequest } from '../api/plan-request.js';
 import { HandbookError } from '../errors.js';
 import type { Neighbour } from '../graph/program-graph.js';
 import { type RegisterEntry, stageById } from '../organize/model.js';
@@ -217,6 +216,8 @@ export function registerHandbookTools(server: McpServer, fresh: FreshHandbook, l
     output: schemas.planOutput,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     run: async ({ request }, view) => {
+      // Planning checks with the compiler; imported here, the server answers the client's first messages without loading it.
+      const { planRequest } = await import('../api/plan-request.js');
       const { plan, files } = await planRequest(view.root, request, view.database);
       const failures = plan.failures.length === 0 ? '' : `: ${plan.failures.length} failures, first: ${plan.failures[0]}`;
       return { summary: `plan ${plan.id} ${plan.status}, ${plan.targets.length} targets in ${plan.scope.length} files${failures}`, value: { plan, files, freshness: await view.freshness() } };
