@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildHandbook } from '../../src/api/build-handbook.js';
 import { handbookStatus } from '../../src/api/handbook-status.js';
-import { syncHandbook } from '../../src/api/live-handbook.js';
+import { LiveHandbook, syncHandbook } from '../../src/api/live-handbook.js';
 import { CLI, copyOfFixture, PROJECT_ROOT, scratchDirectory } from '../helpers/paths.js';
 
 /** `handbook status` run with every load of a compiler package reported on stderr (test/helpers/compiler-loads.mjs). */
@@ -137,6 +137,25 @@ export function brandNewThing(): number {
     const synced = statusReportingCompilerLoads(repo);
     expect(synced.status).toBe(0);
     expect(synced.compilerLoads).toEqual([]);
+  });
+
+  it('leaves the compiler unloaded after a warm sync that read a reformatted tsconfig to the same settings', async () => {
+    const repo = copyOfFixture();
+    await buildHandbook(repo);
+    const live = await LiveHandbook.open(repo);
+    try {
+      expect((await live.sync()).upToDate).toBe(true);
+      const tsconfig = path.join(repo, 'tsconfig.json');
+      writeFileSync(tsconfig, `${readFileSync(tsconfig, 'utf8')}\n`);
+      const truncate = path.join(repo, 'src/tools/truncate.ts');
+      writeFileSync(truncate, readFileSync(truncate, 'utf8').replace('export function truncateOutput(', 'export function truncateOutput(/* edited */ '));
+      expect(await live.sync()).toMatchObject({ upToDate: false, modified: ['src/tools/truncate.ts'] });
+    } finally {
+      live.close();
+    }
+    const status = statusReportingCompilerLoads(repo);
+    expect(status.status).toBe(0);
+    expect(status.compilerLoads).toEqual([]);
   });
 
   it('is stale when package.json describes the project otherwise, as the overview a sync writes again', async () => {
