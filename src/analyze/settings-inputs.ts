@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { z } from 'zod';
 import { type FolderListings, listFolder } from './discover-files.js';
@@ -8,6 +9,13 @@ import { type FolderListings, listFolder } from './discover-files.js';
 
 const SEARCH_DEPTH = 5;
 const NOT_SEARCHED = new Set(['node_modules', '.git', '.handbook', 'dist', 'build', 'out', 'coverage', 'vendor', 'third_party']);
+
+/**
+ * The compiler that turns the files into settings: another release may read the same files into
+ * other settings (new defaults, new options), so its version is an input too. Read from its package
+ * manifest, which loads no compiler.
+ */
+const COMPILER_VERSION: string = (createRequire(import.meta.url)('@ts-morph/common/package.json') as { version: string }).version;
 
 /** Folder listings kept across setups: a sync looks for tsconfigs every time, and most folders never change. */
 const listings: FolderListings = new Map();
@@ -38,17 +46,17 @@ export function findConfigFiles(root: string): { tsconfigs: string[]; packageJso
 export const settingsInputsSchema = z.object({
   /** Every file read, from the root (`..` for one outside it), sorted. */
   files: z.array(z.string()),
-  /** sha256 of the config files found and of each read file's text, or of its absence. */
+  /** sha256 of the compiler's version, the config files found and each read file's text, or of its absence. */
   digest: z.string(),
 });
 
 export type SettingsInputs = z.infer<typeof settingsInputsSchema>;
 
-/** The inputs of a setup from the files it found and the text it read of each (undefined: missing). */
-export function settingsInputsOf(root: string, found: readonly string[], read: ReadonlyMap<string, string | undefined>): SettingsInputs {
+/** The inputs of a setup from the files it found and the text it read of each (undefined: missing), for this compiler. */
+export function settingsInputsOf(root: string, found: readonly string[], read: ReadonlyMap<string, string | undefined>, compiler = COMPILER_VERSION): SettingsInputs {
   const relative = (file: string): string => path.relative(root, file).split(path.sep).join('/');
   const texts = [...read].map(([file, text]) => [relative(file), text ?? null] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const digest = createHash('sha256').update(JSON.stringify({ found: found.map(relative), texts })).digest('hex');
+  const digest = createHash('sha256').update(JSON.stringify({ compiler, found: found.map(relative), texts })).digest('hex');
   return { files: texts.map(([file]) => file), digest };
 }
 
