@@ -3,11 +3,12 @@ import { HandbookError } from '../../errors.js';
 import type { Unit } from '../../graph/model.js';
 import type { Neighbour, StateAccess } from '../../graph/program-graph.js';
 import { type LiveUnit, liveUnitsOf } from '../../locate/live-file-units.js';
+import { livePlacesOf, liveSpotOf } from '../../locate/live-place.js';
 import type { LiveResolver, ResolvedLocation } from '../../locate/live-resolver.js';
 import { type Stage, type StageMember, stageById } from '../../organize/model.js';
 import type { HandbookView, ToolContext } from '../tool-context.js';
 import type { ToolContract, ToolOutput } from '../tool-contract.js';
-import { idPhrase, liveLinesPhrase, livePlacesOf, ownLinesPhrase, placePhrase } from './live-place.js';
+import { idPhrase, liveLinesPhrase, ownLinesPhrase, placePhrase } from './place-phrases.js';
 
 /**
  * The planner's navigation tools: the handbook's stages, units, call graph and state register,
@@ -230,7 +231,7 @@ async function liveUnits(handbook: HandbookView, file: string): Promise<LiveUnit
 function liveLocator(unit: Unit, live: ResolvedLocation): { locator: { file: string; symbol: string; line: number; endLine: number; hash: string }; moved?: string } | { gone: string } {
   // In the resolver's words, which the plan gate and status use too.
   if (live.status === 'frozen') return { gone: `${live.reason ?? `${unit.symbol} is no longer in ${unit.file}`}: a plan cannot cite it` };
-  const at = live.movedTo ?? { file: unit.file, symbol: unit.symbol };
+  const at = liveSpotOf(unit, live);
   return { locator: { ...at, line: live.line, endLine: live.endLine, hash: live.hash }, ...(live.movedTo && live.reason ? { moved: live.reason } : {}) };
 }
 

@@ -1,21 +1,12 @@
 import type { Unit } from '../../graph/model.js';
-import type { LiveResolver, ResolvedLocation } from '../../locate/live-resolver.js';
+import { liveLinesOf } from '../../locate/live-place.js';
+import type { ResolvedLocation } from '../../locate/live-resolver.js';
 import { linesPhrase } from '../../text/line-list.js';
 
 /**
- * Where a unit the navigation tools list stands now, as the shared live resolver judges it. A planner
- * reads and cites the places a tool prints, so none is printed from the build alone: an edit above a
- * unit shifts its lines, a move changes its file, and code that is gone has no place at all.
+ * The navigation tools' words for a listed unit's live place (src/locate/live-place.ts): a planner
+ * reads and cites the places a tool prints, so none is printed from the build alone.
  */
-export interface LivePlace<T extends { unit: Unit }> {
-  listed: T;
-  live: ResolvedLocation;
-}
-
-/** The live places of the listed units only, through one resolver, which reads each file once. */
-export function livePlacesOf<T extends { unit: Unit }>(listed: readonly T[], resolver: LiveResolver): Promise<Array<LivePlace<T>>> {
-  return Promise.all(listed.map(async (item) => ({ listed: item, live: await resolver.resolve(item.unit) })));
-}
 
 /** "src/a.ts:12-20", "moved to src/b.ts:3-11", "gone: why": a listed unit's place for one line of a listing. */
 export function placePhrase(unit: Unit, live: ResolvedLocation): string {
@@ -43,15 +34,8 @@ export function idPhrase(unit: Unit, live: ResolvedLocation): string {
   return live.movedTo ? `${unit.id} (moved to ${live.movedTo.file}#${live.movedTo.symbol})` : unit.id;
 }
 
-/**
- * "at line 14": lines the build recorded inside a unit (its calls, its reads), where they stand now.
- * Code with the build's hash over as many lines shifts them all by the same count; the hash is blind
- * to whitespace, so code reflowed within the same number of lines is the one case this misplaces.
- * Changed or gone code gives no line a place, and the phrase says so rather than print the build's.
- */
+/** "at line 14": lines the build recorded inside a unit, where they stand now, or words saying they are not known now. */
 export function liveLinesPhrase(lines: readonly number[], unit: Unit, live: ResolvedLocation): string {
-  const sameCode = live.status === 'fresh' || live.status === 'moved';
-  if (!sameCode || live.endLine - live.line !== unit.endLine - unit.startLine) return '(at lines not known now: the code they were in changed since the build)';
-  const shift = live.line - unit.startLine;
-  return `at ${linesPhrase(lines.map((line) => line + shift))}`;
+  const now = liveLinesOf(lines, unit, live);
+  return now ? `at ${linesPhrase(now)}` : '(at lines not known now: the code they were in changed since the build)';
 }

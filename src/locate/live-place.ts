@@ -1,0 +1,40 @@
+import type { Unit } from '../graph/model.js';
+import type { LiveResolver, ResolvedLocation } from './live-resolver.js';
+
+/**
+ * Where the units an answer lists stand now, as the shared live resolver judges them. Every reader
+ * that shows a unit's neighbours (the planner's tools, the MCP entry tool, the viewer) shows their
+ * live places, since a reader goes to or cites what it is shown: an edit above a unit shifts its
+ * lines, a move changes its file, and code that is gone has no place at all.
+ */
+
+/** Resolves a unit as LiveResolver does; the viewer's reader judges each path before it is read. */
+export type UnitResolver = Pick<LiveResolver, 'resolve'>;
+
+export interface LivePlace<T extends { unit: Unit }> {
+  listed: T;
+  live: ResolvedLocation;
+}
+
+/** The live places of the listed units only, through one resolver, which reads each file once. */
+export function livePlacesOf<T extends { unit: Unit }>(listed: readonly T[], resolver: UnitResolver): Promise<Array<LivePlace<T>>> {
+  return Promise.all(listed.map(async (item) => ({ listed: item, live: await resolver.resolve(item.unit) })));
+}
+
+/** The file and symbol that hold a unit's code now: its own, or the one place its code moved to. */
+export function liveSpotOf(unit: Unit, live: ResolvedLocation): { file: string; symbol: string } {
+  return live.movedTo ?? { file: unit.file, symbol: unit.symbol };
+}
+
+/**
+ * Lines the build recorded inside a unit (its calls, its reads), where they stand now. Code with the
+ * build's hash over as many lines shifts them all by the same count; the hash is blind to
+ * whitespace, so code reflowed within the same number of lines is the one case this misplaces.
+ * Changed or gone code gives no line a place: undefined, never the build's lines.
+ */
+export function liveLinesOf(lines: readonly number[], unit: Unit, live: ResolvedLocation): number[] | undefined {
+  const sameCode = live.status === 'fresh' || live.status === 'moved';
+  if (!sameCode || live.endLine - live.line !== unit.endLine - unit.startLine) return undefined;
+  const shift = live.line - unit.startLine;
+  return lines.map((line) => line + shift);
+}
