@@ -3,6 +3,7 @@ import { LiveHandbook, type SyncOptions, type SyncSummary } from '../api/live-ha
 import { liveResolverOf } from '../api/live-resolution.js';
 import { openHandbook, type Handbook } from '../api/open-handbook.js';
 import { HandbookError } from '../errors.js';
+import type { LiveResolver } from '../locate/live-resolver.js';
 import { databasePathFor, refuseUnbuildableDatabase } from '../store/open-database.js';
 
 export interface Freshness {
@@ -19,8 +20,8 @@ export interface FreshView {
   sync: SyncSummary;
   /** The synced handbook, opened on first use. */
   handbook(): Handbook;
-  /** The freshness block for an answer that names these units. */
-  freshness(mentioned?: Iterable<string>): Promise<Freshness>;
+  /** The freshness block for an answer that names these units; pass the resolver the answer placed them with, so both judge the same reads. */
+  freshness(mentioned?: Iterable<string>, resolver?: LiveResolver): Promise<Freshness>;
 }
 
 /**
@@ -127,12 +128,12 @@ export class FreshHandbook {
       database,
       sync,
       handbook: () => (this.opened ??= openHandbook(this.root, { ...database, withUnresolved: false })),
-      freshness: async (mentioned = []) => {
+      freshness: async (mentioned = [], resolver) => {
         const units = [...new Set(mentioned)];
         return {
           generation: sync.generation,
           synced: { added: sync.added, modified: sync.modified, removed: sync.removed },
-          frozen: units.length === 0 ? [] : await frozenAmong(view.handbook(), units),
+          frozen: units.length === 0 ? [] : await frozenAmong(view.handbook(), units, resolver),
         };
       },
     };
@@ -145,8 +146,7 @@ export class FreshHandbook {
  * The named units whose code is gone from disk. Right after a sync this is empty unless a file
  * changed in between; checking costs a read and a hash per file, parsing only a changed one.
  */
-async function frozenAmong(handbook: Handbook, units: readonly string[]): Promise<Freshness['frozen']> {
-  const resolver = liveResolverOf(handbook);
+async function frozenAmong(handbook: Handbook, units: readonly string[], resolver = liveResolverOf(handbook)): Promise<Freshness['frozen']> {
   const frozen: Freshness['frozen'] = [];
   for (const id of units) {
     const unit = handbook.graph.getUnit(id);

@@ -5,7 +5,10 @@ import { askHandbook } from '../api/ask-handbook.js';
 import { handbookStatus } from '../api/handbook-status.js';
 import { liveResolverOf } from '../api/live-resolution.js';
 import { HandbookError } from '../errors.js';
+import type { Unit } from '../graph/model.js';
 import type { Neighbour } from '../graph/program-graph.js';
+import { type LivePlace, livePlacesOf, liveLinesOf, liveSpotOf } from '../locate/live-place.js';
+import type { ResolvedLocation } from '../locate/live-resolver.js';
 import { type RegisterEntry, stageById } from '../organize/model.js';
 import type { FreshHandbook, FreshView } from './fresh-handbook.js';
 import { resolveLocator } from './resolve-locator.js';
@@ -108,21 +111,24 @@ export function registerHandbookTools(server: McpServer, fresh: FreshHandbook, l
   define('entry', {
     title: 'One unit of code with its callers and callees',
     description:
-      `One unit of code (function, method, class, interface, variable, ...): its locator (file, symbol, line, endLine, hash), kind, signature, doc comment, the stage it belongs to, the units that call it and the units it calls, with the lines of each call. A heavily called unit's callers and callees come in pages (${schemas.RELATION_PAGE} of each by default, with callerCount and calleeCount); pass nextOffset back as offset for the next. Pass a unit id as other answers give it (src/agent/loop.ts#AgentLoop.run) or a symbol that names exactly one unit (AgentLoop.run). Keep the hash: resolve tells you later whether that code changed or moved.`,
+      `One unit of code (function, method, class, interface, variable, ...): its locator (file, symbol, line, endLine, hash), kind, signature, doc comment, the stage it belongs to, the units that call it and the units it calls, each where its code stands now (file, symbol, line, endLine and status, as for the unit itself; a frozen one has no lines), with the lines of each call. A heavily called unit's callers and callees come in pages (${schemas.RELATION_PAGE} of each by default, with callerCount and calleeCount); pass nextOffset back as offset for the next. Pass a unit id as other answers give it (src/agent/loop.ts#AgentLoop.run) or a symbol that names exactly one unit (AgentLoop.run). Keep the hash: resolve tells you later whether that code changed or moved.`,
     input: schemas.entryInput,
     output: schemas.entryOutput,
     annotations: READS,
     run: async ({ unit: reference, offset = 0, limit = schemas.RELATION_PAGE }, view) => {
       const handbook = view.handbook();
       const unit = handbook.graph.getUnitOrThrow(reference);
-      const live = await liveResolverOf(handbook).resolve(unit);
+      // One resolver for the unit, the neighbours listed and the freshness block, so they agree and each file is read once.
+      const resolver = liveResolverOf(handbook);
+      const live = await resolver.resolve(unit);
       const memberships = handbook.organized.stages.flatMap((stage) => stage.members.filter((member) => member.unit === unit.id).map((member) => ({ stage: stage.id, primary: member.primary })));
       const allCallers = handbook.graph.callers(unit.id);
       const allCallees = handbook.graph.callees(unit.id);
       const { first: callers, second: callees, next, note } = pageOfBoth(allCallers, allCallees, offset, limit);
       const stage = memberships.find((membership) => membership.primary)?.stage ?? null;
       // The locator points where the code stands now, so a moved unit's lines come with their file.
-      const at = live.movedTo ?? { file: unit.file, symbol: unit.symbol };
+      const at = liveSpotOf(unit, live);
+      const [livingCallers, livingCallees] = await Promise.all([livePlacesOf(callers, resolver), livePlacesOf(callees, resolver)]);
       return {
         summary: `${unit.id} at ${at.file}:${live.line}-${live.endLine} (${live.status}), stage ${stage ?? 'none'}, ${allCallers.length} callers, ${allCallees.length} callees${note}`,
         value: {
@@ -134,12 +140,13 @@ export function registerHandbookTools(server: McpServer, fresh: FreshHandbook, l
           },
           stage,
           alsoIn: memberships.filter((membership) => !membership.primary).map((membership) => membership.stage),
-          callers: callers.map(neighbourJson),
-          callees: callees.map(neighbourJson),
+          // A caller's calls lie in the caller's code, a callee's in this unit's: each moves with the code it lies in.
+          callers: livingCallers.map((caller) => neighbourJson(caller, caller.listed.unit, caller.live)),
+          callees: livingCallees.map((callee) => neighbourJson(callee, unit, live)),
           callerCount: allCallers.length,
           calleeCount: allCallees.length,
           ...(next === undefined ? {} : { nextOffset: next }),
-          freshness: await view.freshness([unit.id, ...[...callers, ...callees].map((neighbour) => neighbour.unit.id)]),
+          freshness: await view.freshness([unit.id, ...[...callers, ...callees].map((neighbour) => neighbour.unit.id)], resolver),
         },
       };
     },
@@ -251,8 +258,22 @@ function pageOfBoth<A, B>(first: readonly A[], second: readonly B[], offset: num
   return { first: first.slice(offset, end), second: second.slice(offset, end), next, note };
 }
 
-function neighbourJson(neighbour: Neighbour) {
-  return { id: neighbour.unit.id, file: neighbour.unit.file, line: neighbour.unit.startLine, at: neighbour.lines, ...(neighbour.via ? { via: neighbour.via } : {}) };
+/**
+ * A caller or callee where its code stands now: a moved one at its new file and symbol, a frozen one
+ * with its recorded file and no lines. The lines of its calls lie in `callsInUnit`, and are left out
+ * when that code changed since the build or is gone, since no line of the build's says where they are.
+ */
+function neighbourJson({ listed: neighbour, live }: LivePlace<Neighbour>, callsInUnit: Unit, callsInLive: ResolvedLocation) {
+  const at = liveLinesOf(neighbour.lines, callsInUnit, callsInLive);
+  return {
+    id: neighbour.unit.id,
+    ...liveSpotOf(neighbour.unit, live),
+    ...(live.status === 'frozen' ? {} : { line: live.line, endLine: live.endLine }),
+    ...(at ? { at } : {}),
+    ...(neighbour.via ? { via: neighbour.via } : {}),
+    status: live.status,
+    ...(live.reason ? { reason: live.reason } : {}),
+  };
 }
 
 function syncedNote(view: FreshView): string {

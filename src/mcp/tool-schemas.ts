@@ -141,12 +141,20 @@ export const entryInput = z
   })
   .strict();
 
+/** A caller or callee where its code stands now, as the unit's own locator is: an answer read from a handbook behind the disk still points at the live code. */
 const neighbourSchema = z.object({
   id: z.string(),
-  file: z.string(),
-  line: line.describe('Where the neighbouring unit starts.'),
-  at: z.array(line).describe('Lines of the calling unit where the call is.'),
+  file: z.string().describe('The file that holds its code now: the one it moved to when moved, the one it was in when frozen.'),
+  symbol: z.string().describe('Its name in that file: a moved unit may have a new one.'),
+  line: line.optional().describe('Where the neighbouring unit starts now, in file. Absent when frozen: the code is gone.'),
+  endLine: line.optional().describe('Where it ends now. Absent when frozen.'),
+  at: z
+    .array(line)
+    .optional()
+    .describe("Lines where the call is now: in the caller's code for a caller, in this unit's code for a callee. Absent when that code changed since the build or is gone, as no line of the build's says where the call stands then."),
   via: z.enum(['direct', 'dispatch']).optional().describe('dispatch: the call goes through an interface or an override.'),
+  status: liveStatusSchema.describe('fresh: its code is as the handbook has it (its lines may have shifted); changed: edited since; moved: the same code now stands at file and symbol; frozen: gone from disk, reason says why.'),
+  reason: z.string().optional(),
 });
 
 export const entryOutput = z.object({

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { liveResolverOf, liveSourceOf } from '../../src/api/live-resolution.js';
 import type { LiveResolver } from '../../src/locate/live-resolver.js';
 import { calleesTool, callersTool, entryTool, stageTool, stateTool } from '../../src/harness/tools/handbook-tools.js';
+import { editNeighbours } from '../helpers/neighbour-edits.js';
 import { copyOfFixture, scratchDirectory } from '../helpers/paths.js';
 import { copyOfTaskFixture } from '../helpers/harness-run.js';
 
@@ -77,20 +78,8 @@ describe('the planner navigation tools', () => {
   it('place callers and callees where their code stands now: shifted lines, a new file, or gone', async () => {
     const repo = copyOfFixture();
     await buildHandbook(repo, {});
-    // Two lines above runShellTool (built at 27-39, calling maskSecrets at 37; capture at 41-55);
-    // maskSecrets moves unchanged to a new file, as above; truncateOutput is deleted. The handbook is not rebuilt.
-    const shell = path.join(repo, 'src/tools/shell.ts');
-    writeFileSync(shell, `// Runs commands.\n\n${readFileSync(shell, 'utf8')}`);
-    const secrets = path.join(repo, 'src/security/secrets.ts');
-    const secretLines = readFileSync(secrets, 'utf8').split('\n');
-    const moved = secretLines.splice(26, 11);
-    writeFileSync(secrets, secretLines.join('\n'));
-    writeFileSync(path.join(repo, 'src/security/mask.ts'), ['// Moved out of secrets.ts.', '', ...moved, ''].join('\n'));
-    // Logger.write changes: its call is somewhere in it still, but no line of the build's says where.
-    const logger = path.join(repo, 'src/observability/logger.ts');
-    writeFileSync(logger, readFileSync(logger, 'utf8').replace('    const timestamp = ', '    if (!message) return;\n    const timestamp = '));
-    const truncate = path.join(repo, 'src/tools/truncate.ts');
-    writeFileSync(truncate, readFileSync(truncate, 'utf8').replace(/\/\*\*\n \* Shortens[\s\S]*$/, ''));
+    // The handbook is not rebuilt after the edits.
+    editNeighbours(repo);
 
     const handbook = openHandbook(repo, { withUnresolved: false });
     const context = { handbook: { ...handbook, readSource: liveSourceOf(handbook), liveResolver: () => liveResolverOf(handbook) } } as unknown as ToolContext;

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildHandbook } from '../../src/api/build-handbook.js';
 import { FreshHandbook, type FreshView } from '../../src/mcp/fresh-handbook.js';
 import { registerHandbookTools } from '../../src/mcp/handbook-tools.js';
+import { editNeighbours, MASK_FILE } from '../helpers/neighbour-edits.js';
 import { copyOfFixture } from '../helpers/paths.js';
 
 const SECRETS = 'src/security/secrets.ts';
@@ -88,5 +89,33 @@ describe('the MCP entry tool', () => {
     expect(gone.unit).toMatchObject({ file: SECRETS, symbol: 'maskSecrets', status: 'frozen', reason: `${SECRETS} no longer exists` });
     expect(gone.unit).not.toHaveProperty('hash');
     expect(gone.freshness.frozen).toContainEqual({ unit: `${SECRETS}#maskSecrets`, reason: `${SECRETS} no longer exists` });
+  });
+
+  it('places the callees it lists where their code stands now, when the code changed since the handbook read: shifted lines, a new file, or gone', async () => {
+    const repo = await builtCopy();
+    const { call, editAfterNextSync } = await toolsOver(repo);
+    editAfterNextSync(() => editNeighbours(repo));
+    const { callees } = await call('entry', { unit: 'runShellTool' });
+    // The calls lie in runShellTool's own code, two lines down now.
+    expect(callees).toContainEqual(expect.objectContaining({ id: 'src/tools/shell.ts#capture', file: 'src/tools/shell.ts', symbol: 'capture', line: 43, endLine: 57, at: [34], status: 'fresh' }));
+    expect(callees).toContainEqual(expect.objectContaining({ id: `${SECRETS}#maskSecrets`, file: MASK_FILE, symbol: 'maskSecrets', line: 3, endLine: 13, at: [39], status: 'moved' }));
+    const gone = callees.find((callee: Structured) => callee.id === 'src/tools/truncate.ts#truncateOutput');
+    expect(gone).toMatchObject({ file: 'src/tools/truncate.ts', at: [40], status: 'frozen', reason: 'truncateOutput is no longer in src/tools/truncate.ts' });
+    expect(gone).not.toHaveProperty('line');
+    expect(gone).not.toHaveProperty('endLine');
+  });
+
+  it('places the callers it lists where their code stands now, and their calls only where that code is unchanged', async () => {
+    const repo = await builtCopy();
+    const { call, editAfterNextSync } = await toolsOver(repo);
+    editAfterNextSync(() => editNeighbours(repo));
+    const { callers, callees } = await call('entry', { unit: 'maskSecrets' });
+    expect(callers).toContainEqual(expect.objectContaining({ id: 'src/tools/shell.ts#runShellTool', file: 'src/tools/shell.ts', line: 29, endLine: 41, at: [39], status: 'fresh' }));
+    const changed = callers.find((caller: Structured) => caller.id === 'src/observability/logger.ts#Logger.write');
+    expect(changed).toMatchObject({ file: 'src/observability/logger.ts', line: 40, endLine: 46, status: 'changed' });
+    // The call is somewhere in the changed code still, but no line of the build's says where.
+    expect(changed).not.toHaveProperty('at');
+    // maskSecrets' own calls moved with it, 24 lines up.
+    expect(callees).toEqual([expect.objectContaining({ id: `${SECRETS}#redactValue`, file: SECRETS, line: 21, endLine: 24, at: [6, 11], status: 'fresh' })]);
   });
 });

@@ -1,0 +1,30 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** Where maskSecrets moves to in `editNeighbours`, 24 lines up from where the build saw it. */
+export const MASK_FILE = 'src/security/mask.ts';
+
+/**
+ * Edits the mini-harness fixture around maskSecrets and runShellTool, as happens between a build and
+ * the next sync, so that each kind of live place shows in one answer:
+ * - two lines above runShellTool (built at 27-39, calling capture at 32, maskSecrets at 37 and
+ *   truncateOutput at 38; capture built at 41-55): the same code, two lines down;
+ * - maskSecrets (built at src/security/secrets.ts:27-37, calling redactValue at 30 and 35) moves
+ *   unchanged to MASK_FILE, at 3-13;
+ * - Logger.write (built at src/observability/logger.ts:40-45, calling maskSecrets at 43) changes
+ *   above its call, so no line of the build's says where the call is now;
+ * - truncateOutput is deleted.
+ */
+export function editNeighbours(repo: string): void {
+  const shell = path.join(repo, 'src/tools/shell.ts');
+  writeFileSync(shell, `// Runs commands.\n\n${readFileSync(shell, 'utf8')}`);
+  const secrets = path.join(repo, 'src/security/secrets.ts');
+  const secretLines = readFileSync(secrets, 'utf8').split('\n');
+  const moved = secretLines.splice(26, 11);
+  writeFileSync(secrets, secretLines.join('\n'));
+  writeFileSync(path.join(repo, MASK_FILE), ['// Moved out of secrets.ts.', '', ...moved, ''].join('\n'));
+  const logger = path.join(repo, 'src/observability/logger.ts');
+  writeFileSync(logger, readFileSync(logger, 'utf8').replace('    const timestamp = ', '    if (!message) return;\n    const timestamp = '));
+  const truncate = path.join(repo, 'src/tools/truncate.ts');
+  writeFileSync(truncate, readFileSync(truncate, 'utf8').replace(/\/\*\*\n \* Shortens[\s\S]*$/, ''));
+}
