@@ -65,6 +65,25 @@ export const registerResponseSchema = z.strictObject({
 });
 export type RegisterResponse = z.infer<typeof registerResponseSchema>;
 
+const liveStatusSchema = z.enum(['fresh', 'changed', 'moved', 'frozen']);
+
+/**
+ * A caller or callee of the unit shown: the site the build recorded (a caller's `line` is its first
+ * call, a callee's its first line), with where its code stands now, in the unit's own live words.
+ * A frozen neighbour is gone from disk and has no live place; `reason` says why.
+ */
+export const neighbourSchema = siteSchema.extend({
+  status: liveStatusSchema,
+  reason: z.string().optional(),
+  liveFile: z.string().optional(),
+  liveSymbol: z.string().optional(),
+  liveLine: line.optional(),
+  liveEndLine: line.optional(),
+  /** A caller's first call, where it stands now; absent for a callee, and when the caller's code changed or is gone, as no line of the build's says where the call is then. */
+  liveCallLine: line.optional(),
+});
+export type Neighbour = z.infer<typeof neighbourSchema>;
+
 export const unitResponseSchema = z.strictObject({
   unit: z.strictObject({
     id: z.string(),
@@ -78,7 +97,7 @@ export const unitResponseSchema = z.strictObject({
     stage: z.string().nullable(),
   }),
   /** How the stored unit stands against the file on disk now. */
-  status: z.enum(['fresh', 'changed', 'moved', 'frozen']),
+  status: liveStatusSchema,
   reason: z.string().optional(),
   /**
    * Where the code stands now: the unit's own file and symbol, or, when it moved, the place the
@@ -94,8 +113,8 @@ export const unitResponseSchema = z.strictObject({
    * answer is judged later against the code shown, not the build's. Absent when frozen.
    */
   liveHash: z.string().optional(),
-  callers: z.array(siteSchema),
-  callees: z.array(siteSchema),
+  callers: z.array(neighbourSchema),
+  callees: z.array(neighbourSchema),
 });
 export type UnitResponse = z.infer<typeof unitResponseSchema>;
 

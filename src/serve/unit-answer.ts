@@ -1,17 +1,18 @@
 import type { Handbook } from '../api/open-handbook.js';
-import type { UnitResponse } from './api-schemas.js';
+import type { Neighbour as GraphNeighbour } from '../graph/program-graph.js';
+import { type LivePlace, liveLinesOf, livePlacesOf, liveSpotOf } from '../locate/live-place.js';
+import type { Neighbour, UnitResponse } from './api-schemas.js';
 import { ApiError } from './api-error.js';
 import type { LiveUnits } from './live-units.js';
-import { siteOf, sitesAt } from './sites.js';
 
-/** One unit with where it stands on disk now, its stage, and the units it calls and is called by. */
+/** One unit with where it stands on disk now, its stage, and the units it calls and is called by, each where it stands now too. */
 export async function unitAnswer(handbook: Handbook, id: string, live: LiveUnits, stageOf: ReadonlyMap<string, string>): Promise<UnitResponse> {
   const { graph } = handbook;
   const unit = graph.getUnit(id);
   if (!unit) throw new ApiError(404, `no unit "${id}"`);
-  const resolved = await live.resolve(unit);
+  const [resolved, callers, callees] = await Promise.all([live.resolve(unit), livePlacesOf(graph.callers(unit.id), live), livePlacesOf(graph.callees(unit.id), live)]);
   // A moved unit's live lines are lines of the file it moved to: the page shows that file, or it would light lines the code left.
-  const at = resolved.movedTo ?? { file: unit.file, symbol: unit.symbol };
+  const at = liveSpotOf(unit, resolved);
   return {
     unit: {
       id: unit.id,
@@ -32,7 +33,17 @@ export async function unitAnswer(handbook: Handbook, id: string, live: LiveUnits
     liveEndLine: resolved.endLine,
     ...(resolved.status === 'frozen' ? {} : { liveHash: resolved.hash }),
     // A caller links to its call, which is where the reader goes next; a callee to its own first line.
-    callers: sitesAt(graph, graph.callers(unit.id).map((caller) => ({ unit: caller.unit.id, lines: caller.lines }))),
-    callees: graph.callees(unit.id).flatMap((callee) => siteOf(graph, callee.unit.id) ?? []),
+    callers: callers.map((caller) => neighbourOf(caller, caller.listed.lines[0])),
+    callees: callees.map((callee) => neighbourOf(callee)),
   };
+}
+
+/** A neighbour as the site the build recorded (at `call`, a line inside it, when given), with where its code stands now; gone code has no live place. */
+function neighbourOf({ listed: { unit }, live }: LivePlace<GraphNeighbour>, call?: number): Neighbour {
+  const site = { unit: unit.id, symbol: unit.symbol, file: unit.file, line: call ?? unit.startLine, status: live.status, ...(live.reason ? { reason: live.reason } : {}) };
+  if (live.status === 'frozen') return site;
+  const at = liveSpotOf(unit, live);
+  // The call lies in the neighbour's own code, so it moves with that code, and only while the code is the build's.
+  const liveCall = call === undefined ? undefined : liveLinesOf([call], unit, live)?.[0];
+  return { ...site, liveFile: at.file, liveSymbol: at.symbol, liveLine: live.line, liveEndLine: live.endLine, ...(liveCall === undefined ? {} : { liveCallLine: liveCall }) };
 }

@@ -8,11 +8,11 @@ import { unitResponseSchema, type UnitResponse } from '../../src/serve/api-schem
 import { LiveUnits } from '../../src/serve/live-units.js';
 import { primaryStages } from '../../src/serve/primary-stages.js';
 import { unitAnswer } from '../../src/serve/unit-answer.js';
+import { editNeighbours, MASK_FILE } from '../helpers/neighbour-edits.js';
 import { copyOfFixture } from '../helpers/paths.js';
 
 const SECRETS = 'src/security/secrets.ts';
 const MASK = `${SECRETS}#maskSecrets`;
-const MASK_FILE = 'src/security/mask.ts';
 
 /** Moves maskSecrets (lines 27-37) unchanged into a new file, two lines down, as a refactor would before the next build. */
 function moveMaskSecrets(repo: string): void {
@@ -75,5 +75,25 @@ describe('the viewer\'s unit answer', () => {
     });
     const answer = await answerOf(handbook, MASK);
     expect(answer).toMatchObject({ status: 'fresh', liveFile: SECRETS, liveSymbol: 'maskSecrets', liveLine: 29, liveEndLine: 39, liveHash: handbook.graph.getUnitOrThrow(MASK).hash });
+  });
+
+  it('places the callees it links where their code stands now: shifted lines, a new file, or gone', async () => {
+    const handbook = await builtThenEdited(editNeighbours);
+    const { callees } = await answerOf(handbook, 'src/tools/shell.ts#runShellTool');
+    // The build's place stays the link's; the live fields say where the code is now.
+    expect(callees).toContainEqual({ unit: 'src/tools/shell.ts#capture', symbol: 'capture', file: 'src/tools/shell.ts', line: 41, status: 'fresh', liveFile: 'src/tools/shell.ts', liveSymbol: 'capture', liveLine: 43, liveEndLine: 57 });
+    expect(callees).toContainEqual(expect.objectContaining({ unit: MASK, status: 'moved', liveFile: MASK_FILE, liveSymbol: 'maskSecrets', liveLine: 3, liveEndLine: 13 }));
+    expect(callees).toContainEqual({
+      unit: 'src/tools/truncate.ts#truncateOutput', symbol: 'truncateOutput', file: 'src/tools/truncate.ts', line: 11, status: 'frozen', reason: 'truncateOutput is no longer in src/tools/truncate.ts',
+    });
+  });
+
+  it('places the callers it links where their code stands now, and the call they link to only where that code is unchanged', async () => {
+    const handbook = await builtThenEdited(editNeighbours);
+    const { callers } = await answerOf(handbook, MASK);
+    expect(callers).toContainEqual({ unit: 'src/tools/shell.ts#runShellTool', symbol: 'runShellTool', file: 'src/tools/shell.ts', line: 37, status: 'fresh', liveFile: 'src/tools/shell.ts', liveSymbol: 'runShellTool', liveLine: 29, liveEndLine: 41, liveCallLine: 39 });
+    // The call is somewhere in the changed code still, but no line of the build's says where.
+    expect(callers).toContainEqual(expect.objectContaining({ unit: 'src/observability/logger.ts#Logger.write', line: 43, status: 'changed', liveFile: 'src/observability/logger.ts', liveLine: 40, liveEndLine: 46 }));
+    expect(callers.find((caller) => caller.unit === 'src/observability/logger.ts#Logger.write')).not.toHaveProperty('liveCallLine');
   });
 });
