@@ -6,6 +6,7 @@ import path from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { editNeighbours } from '../helpers/neighbour-edits.js';
 import { CLI, copyOfFixture, scratchDirectory } from '../helpers/paths.js';
 
 /**
@@ -283,6 +284,40 @@ describe('web viewer in Chromium', () => {
         expect(errors).toEqual([]);
       } finally {
         await staticPage.close();
+        await new Promise((resolve) => files.close(resolve));
+      }
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "shows a unit's callers and callees where their code stands now, on a static site rendered from a handbook behind the code",
+    async () => {
+      const staleRepo = copyOfFixture();
+      const site = path.join(scratchDirectory(), 'site');
+      execFileSync(process.execPath, [CLI, 'build', staleRepo, '--no-progress'], { stdio: 'pipe', timeout: TIMEOUT });
+      editNeighbours(staleRepo);
+      execFileSync(process.execPath, [CLI, 'render', '--repo', staleRepo, '--html', site], { stdio: 'pipe', timeout: TIMEOUT });
+      const { server: files, url } = await serveFolder(site);
+      const stalePage = await browser!.newPage({ viewport: { width: 1280, height: 860 } });
+      const errors: string[] = [];
+      stalePage.on('pageerror', (error) => errors.push(error.message));
+      const relations = async (unit: string, title: string): Promise<string[]> => {
+        await stalePage.goto(`${url}/#/unit/${encodeURI(unit)}`);
+        await viewLoaded(stalePage, 'unit');
+        return stalePage.locator('.relations section', { has: stalePage.locator('h2', { hasText: title }) }).locator('li').allTextContents();
+      };
+      try {
+        expect(await relations('src/tools/shell.ts#runShellTool', 'Callees')).toEqual(
+          expect.arrayContaining(['capture src/tools/shell.ts:43', 'maskSecrets src/security/mask.ts:3 moved', 'truncateOutput gone frozen']),
+        );
+        // A caller is shown at its call where its code is unchanged, and at its own first line where it changed.
+        expect(await relations('src/security/secrets.ts#maskSecrets', 'Callers')).toEqual(
+          expect.arrayContaining(['runShellTool src/tools/shell.ts:39', 'Logger.write src/observability/logger.ts:40 changed']),
+        );
+        expect(errors).toEqual([]);
+      } finally {
+        await stalePage.close();
         await new Promise((resolve) => files.close(resolve));
       }
     },

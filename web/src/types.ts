@@ -23,6 +23,7 @@ export type StageMember = StageDetail['members'][number];
 export type Register = RegisterResponse;
 export type RegisterSlot = Register['slots'][number];
 export type UnitDetail = UnitResponse;
+export type UnitNeighbour = UnitDetail['callers'][number];
 export type Freshness = UnitDetail['status'];
 export type SourceFile = SourceResponse;
 export type AskResult = AskResponse;

@@ -1,5 +1,5 @@
 import { ApiError } from './api.js';
-import { freshnessBadge, section, unitList } from './components.js';
+import { freshnessBadge, neighbourList, section } from './components.js';
 import type { View, ViewContext } from './context.js';
 import { stageName } from './context.js';
 import { h, link } from './dom.js';
@@ -70,7 +70,7 @@ async function knownUnit(context: ViewContext, detail: UnitDetail): Promise<View
       'div',
       { class: 'unit-body' },
       h('div', { class: 'code-column' }, listing),
-      h('aside', { class: 'relations' }, section(`Callers (${detail.callers.length})`, unitList(detail.callers)), section(`Callees (${detail.callees.length})`, unitList(detail.callees))),
+      h('aside', { class: 'relations' }, section(`Callers (${detail.callers.length})`, neighbourList(detail.callers)), section(`Callees (${detail.callees.length})`, neighbourList(detail.callees))),
     ),
   );
   return { element, mounted: () => scrollToHighlight(element) };
