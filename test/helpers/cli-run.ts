@@ -14,7 +14,7 @@ export interface CliResult {
  */
 export function runCli(args: readonly string[], options: CliOptions = {}): CliResult {
   const [command, ...rest] = commandLine(args, options);
-  const result = spawnSync(command!, rest, { encoding: 'utf8', timeout: options.timeout ?? 60_000, stdio: ['ignore', 'pipe', 'pipe'], env: options.env ?? process.env });
+  const result = spawnSync(command!, rest, { encoding: 'utf8', timeout: options.timeout ?? 60_000, stdio: ['ignore', 'pipe', 'pipe'], env: options.env ?? process.env, cwd: options.cwd });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -25,7 +25,7 @@ export function runCli(args: readonly string[], options: CliOptions = {}): CliRe
 export function runCliAsync(args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
   const [command, ...rest] = commandLine(args, options);
   return new Promise((resolve, reject) => {
-    const child = spawn(command!, rest, { timeout: options.timeout ?? 60_000, stdio: ['ignore', 'pipe', 'pipe'], env: options.env ?? process.env });
+    const child = spawn(command!, rest, { timeout: options.timeout ?? 60_000, stdio: ['ignore', 'pipe', 'pipe'], env: options.env ?? process.env, cwd: options.cwd });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -37,6 +37,7 @@ export function runCliAsync(args: readonly string[], options: CliOptions = {}): 
 
 interface CliOptions {
   env?: NodeJS.ProcessEnv;
+  cwd?: string;
   timeout?: number;
   asUser?: number;
 }
