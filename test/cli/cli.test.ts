@@ -1,7 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { CLI, PROJECT_ROOT, copyOfFixture, scratchDirectory } from '../helpers/paths.js';
 import { expectOneLineError, runCli, runCliAsync } from '../helpers/cli-run.js';
 
@@ -36,13 +36,11 @@ describe('handbook CLI', () => {
   });
 
   // They wrote a handbook schema into the file, then refused it as holding no build.
-  it('refuses to sync or watch into an empty --db file as the read commands do, and leaves it empty', () => {
+  it.concurrent.for(['sync', 'watch'])('refuses to %s into an empty --db file as the read commands do, and leaves it empty', async (command) => {
     const repo = copyOfFixture();
     const database = path.join(scratchDirectory(), 'handbook.db');
     writeFileSync(database, '');
-    for (const command of ['sync', 'watch']) {
-      expectOneLineError(handbook([command, repo, '--db', database]), 3, /^handbook: the handbook database at .* is empty \(run `handbook build` to write it\)$/m);
-    }
+    expectOneLineError(await runCliAsync([command, repo, '--db', database]), 3, /^handbook: the handbook database at .* is empty \(run `handbook build` to write it\)$/m);
     expect(statSync(database).size).toBe(0);
   });
 
@@ -61,54 +59,88 @@ describe('handbook CLI', () => {
     expect(json.stderr).toBe('');
   });
 
-  it('answers graph queries by symbol name, in text and JSON', () => {
-    const repo = copyOfFixture();
-    expect(handbook(['build', repo]).code).toBe(0);
-    const callers = handbook(['graph', 'callers', 'maskSecrets', '--repo', repo, '--json']);
-    expect(callers.code).toBe(0);
-    expect(JSON.parse(callers.stdout).callers.map((caller: { id: string }) => caller.id)).toEqual([
-      'src/observability/logger.ts#Logger.write',
-      'src/session/sessionStore.ts#SessionStore.save',
-      'src/tools/shell.ts#runShellTool',
-    ]);
-    // `load` assigns `this.id`, which runs the setter (`id~2`); only `main` reads it through the getter.
-    const callersOf = (id: string) => JSON.parse(handbook(['graph', 'callers', id, '--repo', repo, '--json']).stdout).callers.map((caller: { id: string }) => caller.id);
-    expect(callersOf('src/session/sessionStore.ts#SessionStore.id~2')).toEqual(['src/session/sessionStore.ts#SessionStore.load']);
-    expect(callersOf('src/session/sessionStore.ts#SessionStore.id')).toEqual(['src/index.ts#main']);
-    const callees = handbook(['graph', 'callees', 'src/agent/agentLoop.ts#AgentLoop.step', '--repo', repo]);
-    expect(callees.stdout).toMatch(/AnthropicProvider\.complete .*through an interface/);
-    const show = handbook(['graph', 'show', 'AgentLoop.run', '--repo', repo]);
-    expect(show.stdout).toMatch(/src\/agent\/agentLoop\.ts:58-/);
-    const state = handbook(['graph', 'state', 'SessionStore.history', '--repo', repo, '--json']);
-    expect(JSON.parse(state.stdout).writers).toHaveLength(5);
-    const stats = handbook(['graph', 'stats', '--repo', repo, '--json']);
-    expect(JSON.parse(stats.stdout).files).toBe(25);
-  });
+  // One concurrent test a query: one after another, their CLI starts added up under one timeout on a loaded machine.
+  describe('queries on a built handbook', () => {
+    let repo: string;
+    beforeAll(() => {
+      repo = copyOfFixture();
+      expect(handbook(['build', repo]).code).toBe(0);
+    });
 
-  it('answers ask with the JSON contract scripts and the benchmark rely on, and groups by stage for people', () => {
-    const repo = copyOfFixture();
-    handbook(['build', repo]);
-    const json = handbook(['ask', 'where are secrets masked?', '--repo', repo, '--json', '--limit', '5']);
-    expect(json.code).toBe(0);
-    const result = JSON.parse(json.stdout);
-    expect(result.request).toBe('where are secrets masked?');
-    expect(result.frozen).toBe(0);
-    expect(result.locations).toHaveLength(5);
-    // The hash is the stored one while the code is as built: a script passes it to resolve to learn later whether that code changed.
-    const stored = new Map((JSON.parse(handbook(['graph', 'export', '--repo', repo]).stdout).units as Array<{ id: string; hash: string }>).map((unit) => [unit.id, unit.hash]));
-    for (const location of result.locations) {
-      expect(Object.keys(location).sort()).toEqual(['endLine', 'file', 'hash', 'line', 'score', 'stage', 'status', 'symbol', 'why']);
-      expect(location.hash).toBe(stored.get(`${location.file}#${location.symbol}`));
-    }
-    expect(result.locations[0].score).toBe(1);
-    const human = handbook(['ask', 'where are secrets masked?', '--repo', repo, '--limit', '5']);
-    expect(human.stdout).toMatch(/^security$/m);
-    expect(human.stdout).toMatch(/src\/security\/secrets\.ts:27\s+maskSecrets/);
-    const explained = handbook(['ask', 'where are secrets masked?', '--repo', repo, '--limit', '5', '--explain']);
-    expect(explained.stdout).toMatch(/^ {2}files about it {4}src\/security\/secrets\.ts/m);
-    expect(explained.stdout).toMatch(/^ {2}folders about it {2}src\/security/m);
-    expectOneLineError(handbook(['ask', '', '--repo', repo]), 2, /the request is empty/);
-    expectOneLineError(handbook(['ask', 'x', '--repo', repo, '--limit', '0']), 2, /invalid option --limit/);
+    it.concurrent('answers graph callers by symbol name in JSON', async () => {
+      const callers = await runCliAsync(['graph', 'callers', 'maskSecrets', '--repo', repo, '--json']);
+      expect(callers.code).toBe(0);
+      expect(JSON.parse(callers.stdout).callers.map((caller: { id: string }) => caller.id)).toEqual([
+        'src/observability/logger.ts#Logger.write',
+        'src/session/sessionStore.ts#SessionStore.save',
+        'src/tools/shell.ts#runShellTool',
+      ]);
+    });
+
+    // `load` assigns `this.id`, which runs the setter (`id~2`); only `main` reads it through the getter.
+    const accessors: Array<[string, string[]]> = [
+      ['src/session/sessionStore.ts#SessionStore.id~2', ['src/session/sessionStore.ts#SessionStore.load']],
+      ['src/session/sessionStore.ts#SessionStore.id', ['src/index.ts#main']],
+    ];
+    it.concurrent.for(accessors)('answers graph callers of a setter and a getter apart: %s', async ([id, callers]) => {
+      expect(JSON.parse((await runCliAsync(['graph', 'callers', id, '--repo', repo, '--json'])).stdout).callers.map((caller: { id: string }) => caller.id)).toEqual(callers);
+    });
+
+    it.concurrent('answers graph callees in text', async () => {
+      const callees = await runCliAsync(['graph', 'callees', 'src/agent/agentLoop.ts#AgentLoop.step', '--repo', repo]);
+      expect(callees.stdout).toMatch(/AnthropicProvider\.complete .*through an interface/);
+    });
+
+    it.concurrent('answers graph show by symbol name in text', async () => {
+      const show = await runCliAsync(['graph', 'show', 'AgentLoop.run', '--repo', repo]);
+      expect(show.stdout).toMatch(/src\/agent\/agentLoop\.ts:58-/);
+    });
+
+    it.concurrent('answers graph state in JSON', async () => {
+      const state = await runCliAsync(['graph', 'state', 'SessionStore.history', '--repo', repo, '--json']);
+      expect(JSON.parse(state.stdout).writers).toHaveLength(5);
+    });
+
+    it.concurrent('answers graph stats in JSON', async () => {
+      const stats = await runCliAsync(['graph', 'stats', '--repo', repo, '--json']);
+      expect(JSON.parse(stats.stdout).files).toBe(25);
+    });
+
+    it.concurrent('answers ask with the JSON contract scripts and the benchmark rely on', async () => {
+      const json = await runCliAsync(['ask', 'where are secrets masked?', '--repo', repo, '--json', '--limit', '5']);
+      expect(json.code).toBe(0);
+      const result = JSON.parse(json.stdout);
+      expect(result.request).toBe('where are secrets masked?');
+      expect(result.frozen).toBe(0);
+      expect(result.locations).toHaveLength(5);
+      // The hash is the stored one while the code is as built: a script passes it to resolve to learn later whether that code changed.
+      const stored = new Map((JSON.parse((await runCliAsync(['graph', 'export', '--repo', repo])).stdout).units as Array<{ id: string; hash: string }>).map((unit) => [unit.id, unit.hash]));
+      for (const location of result.locations) {
+        expect(Object.keys(location).sort()).toEqual(['endLine', 'file', 'hash', 'line', 'score', 'stage', 'status', 'symbol', 'why']);
+        expect(location.hash).toBe(stored.get(`${location.file}#${location.symbol}`));
+      }
+      expect(result.locations[0].score).toBe(1);
+    });
+
+    it.concurrent('answers ask grouped by stage for people', async () => {
+      const human = await runCliAsync(['ask', 'where are secrets masked?', '--repo', repo, '--limit', '5']);
+      expect(human.stdout).toMatch(/^security$/m);
+      expect(human.stdout).toMatch(/src\/security\/secrets\.ts:27\s+maskSecrets/);
+    });
+
+    it.concurrent('explains how ask routed a request', async () => {
+      const explained = await runCliAsync(['ask', 'where are secrets masked?', '--repo', repo, '--limit', '5', '--explain']);
+      expect(explained.stdout).toMatch(/^ {2}files about it {4}src\/security\/secrets\.ts/m);
+      expect(explained.stdout).toMatch(/^ {2}folders about it {2}src\/security/m);
+    });
+
+    const askRefusals: Array<[string, () => string[], RegExp]> = [
+      ['an empty request', () => ['ask', '', '--repo', repo], /the request is empty/],
+      ['--limit 0', () => ['ask', 'x', '--repo', repo, '--limit', '0'], /invalid option --limit/],
+    ];
+    it.concurrent.for(askRefusals)('refuses ask in one line: %s', async ([, args, pattern]) => {
+      expectOneLineError(await runCliAsync(args()), 2, pattern);
+    });
   });
 
   it('exports byte-identical graphs for two builds of the same tree', () => {
@@ -136,23 +168,64 @@ describe('handbook CLI', () => {
     expect({ code, stderr }).toEqual({ code: 141, stderr: '' });
   });
 
-  it('says what is wrong in one line, with a non-zero exit and no stack trace', () => {
-    expectOneLineError(handbook(['build', '/no/such/repo']), 2, /repository not found/);
-    const file = path.join(copyOfFixture(), 'package.json');
-    expectOneLineError(handbook(['build', file]), 2, /not a folder/);
-    expectOneLineError(handbook(['build', scratchDirectory()]), 2, /no TypeScript or JavaScript files/);
-    expectOneLineError(handbook(['graph', 'stats', '--repo', copyOfFixture()]), 3, /run `handbook build`/);
-    expectOneLineError(handbook(['build', '--max-file-size', 'lots']), 2, /invalid option --max-file-size/);
-    expectOneLineError(handbook(['build', '--bogus']), 2, /unknown option/);
-    const repo = copyOfFixture();
-    handbook(['build', repo]);
-    expectOneLineError(handbook(['graph', 'show', 'nothingLikeThis', '--repo', repo]), 2, /no unit named/);
-    expectOneLineError(handbook(['graph', 'show', 'complete', '--repo', repo]), 2, /names 2 units/);
-    expectOneLineError(handbook(['build', repo, '--model', 'gpt4']), 2, /model spec "gpt4" names no provider/);
-    expectOneLineError(handbook(['build', repo, '--skeleton', '/no/such/stages.json']), 2, /the skeleton file .* does not exist/);
-    const corrupt = path.join(scratchDirectory(), 'bad.db');
-    writeFileSync(corrupt, 'not a database at all, just text'.repeat(200));
-    expectOneLineError(handbook(['graph', 'stats', '--repo', repo, '--db', corrupt]), 4, /is not a readable handbook database/);
+  // One concurrent test a command line: one after another, their CLI starts added up under one timeout on a loaded machine.
+  const wrongWithoutHandbook: Array<[string, () => string[], number, RegExp]> = [
+    ['a missing repository', () => ['build', '/no/such/repo'], 2, /repository not found/],
+    ['a file for the repository', () => ['build', path.join(copyOfFixture(), 'package.json')], 2, /not a folder/],
+    ['a repository without code', () => ['build', scratchDirectory()], 2, /no TypeScript or JavaScript files/],
+    ['a repository without a handbook', () => ['graph', 'stats', '--repo', copyOfFixture()], 3, /run `handbook build`/],
+    ['a size that is no number', () => ['build', '--max-file-size', 'lots'], 2, /invalid option --max-file-size/],
+    ['an unknown option', () => ['build', '--bogus'], 2, /unknown option/],
+  ];
+  it.concurrent.for(wrongWithoutHandbook)('says what is wrong in one line, with a non-zero exit and no stack trace: %s', async ([, args, code, pattern]) => {
+    expectOneLineError(await runCliAsync(args()), code, pattern);
+  });
+
+  describe('on a built handbook', () => {
+    let repo: string;
+    beforeAll(() => {
+      repo = copyOfFixture();
+      expect(handbook(['build', repo, '--no-progress']).code).toBe(0);
+    });
+
+    // None of them writes the handbook: a refused build stops before it opens the database to write.
+    const wrong: Array<[string, () => string[], number, RegExp]> = [
+      ['a unit that names nothing', () => ['graph', 'show', 'nothingLikeThis', '--repo', repo], 2, /no unit named/],
+      ['a name of two units', () => ['graph', 'show', 'complete', '--repo', repo], 2, /names 2 units/],
+      ['a model without provider', () => ['build', repo, '--model', 'gpt4'], 2, /model spec "gpt4" names no provider/],
+      ['a missing skeleton', () => ['build', repo, '--skeleton', '/no/such/stages.json'], 2, /the skeleton file .* does not exist/],
+      ['a --db of text', () => {
+        const corrupt = path.join(scratchDirectory(), 'bad.db');
+        writeFileSync(corrupt, 'not a database at all, just text'.repeat(200));
+        return ['graph', 'stats', '--repo', repo, '--db', corrupt];
+      }, 4, /is not a readable handbook database/],
+      ['an empty repository argument', () => ['build', ''], 2, /the repository path is empty/],
+      ['a folder as the database', () => ['build', repo, '--db', path.join(repo, 'src')], 2, /is a folder \(pass the path of a database file/],
+      ['a plan --out in a missing folder', () => ['plan', 'mask secrets', '--repo', repo, '--out', '/nonexistent/folder/plan.json'], 2, /--out \/nonexistent\/folder\/plan\.json: there is no folder \/nonexistent\/folder \(create the folder first/],
+      ['a folder as the export --out', () => ['graph', 'export', '--repo', repo, '--out', path.join(repo, 'src')], 2, /--out .*src: a folder, not a file \(name a file to write\)/],
+      ['a file as the render --out', () => ['render', '--repo', repo, '--out', path.join(repo, 'package.json')], 2, /package\.json is a file, not a folder \(pass --out a folder for the pages/],
+    ];
+    it.concurrent.for(wrong)('says what is wrong in one line, with a non-zero exit and no stack trace: %s', async ([, args, code, pattern]) => {
+      expectOneLineError(await runCliAsync(args()), code, pattern);
+    });
+
+    it.concurrent('refuses to render into a folder of files it did not write, and leaves them', async () => {
+      const foreign = path.join(scratchDirectory(), 'notes');
+      mkdirSync(path.join(foreign, 'stages'), { recursive: true });
+      for (const file of ['overview.md', 'stages/intro.md', 'unassigned.md']) writeFileSync(path.join(foreign, file), 'mine');
+      expectOneLineError(await runCliAsync(['render', '--repo', repo, '--out', foreign]), 2, /^handbook: .*notes holds files the handbook did not write \(overview\.md, stages\/intro\.md, unassigned\.md\) \(pick an empty folder/);
+      for (const file of ['overview.md', 'stages/intro.md', 'unassigned.md']) expect(readFileSync(path.join(foreign, file), 'utf8')).toBe('mine');
+    });
+
+    it.concurrent('says a damaged database is damaged, in one line', async () => {
+      const { default: Database } = await import('better-sqlite3');
+      const damaged = path.join(scratchDirectory(), 'damaged.db');
+      copyFileSync(path.join(repo, '.handbook', 'handbook.db'), damaged);
+      const connection = new Database(damaged);
+      connection.exec('DROP TABLE units');
+      connection.close();
+      expectOneLineError(await runCliAsync(['overview', '--repo', repo, '--db', damaged]), 4, /the handbook database is damaged: no such table: units/);
+    });
   });
 
   // One concurrent test a command line: one after another, ten CLI starts took most of a test's minute under load.
@@ -173,62 +246,50 @@ describe('handbook CLI', () => {
     expectOneLineError(await runCliAsync(args), 2, pattern);
   });
 
-  it('prints the help as an error, opened by one error line, for a bare command group, and on stdout with exit 0 when asked for', () => {
-    const bare: Array<[string[], string, string]> = [
-      [[], 'missing command', 'Usage: handbook [options] [command]'],
-      [['graph'], "missing command for 'graph'", 'Usage: handbook graph [options] [command]'],
-      [['journal'], "missing command for 'journal'", 'Usage: handbook journal [options] [command]'],
-      [['help', 'nothing'], "unknown command 'nothing'", 'Usage: handbook [options] [command]'],
-    ];
-    for (const [args, problem, usage] of bare) {
-      const result = handbook(args);
-      expect(result.code).toBe(2);
-      expect(result.stdout).toBe('');
-      const [first, second] = result.stderr.split('\n');
-      expect(first).toBe(`handbook: ${problem} (pick one of the commands below)`);
-      expect(second).toBe(usage);
-      expect(result.stderr).not.toMatch(/\n\s+at /);
-    }
-    for (const args of [['--help'], ['graph', '--help'], ['help', 'journal'], ['ask', '--help']]) {
-      const result = handbook(args);
-      expect(result.code).toBe(0);
-      expect(result.stderr).toBe('');
-      expect(result.stdout).toMatch(/^Usage: handbook /);
-    }
-    expect(handbook(['--version'])).toEqual({ code: 0, stdout: '0.1.0\n', stderr: '' });
+  const bare: Array<[string[], string, string]> = [
+    [[], 'missing command', 'Usage: handbook [options] [command]'],
+    [['graph'], "missing command for 'graph'", 'Usage: handbook graph [options] [command]'],
+    [['journal'], "missing command for 'journal'", 'Usage: handbook journal [options] [command]'],
+    [['help', 'nothing'], "unknown command 'nothing'", 'Usage: handbook [options] [command]'],
+  ];
+  it.concurrent.for(bare)('prints the help as an error, opened by one error line, for a bare command group: %s', async ([args, problem, usage]) => {
+    const result = await runCliAsync(args);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    const [first, second] = result.stderr.split('\n');
+    expect(first).toBe(`handbook: ${problem} (pick one of the commands below)`);
+    expect(second).toBe(usage);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 
-  it('says which --include is wrong, or why every file was skipped, instead of "no files"', () => {
+  it.concurrent.for([['--help'], ['graph', '--help'], ['help', 'journal'], ['ask', '--help']])('prints the help on stdout with exit 0 when asked for: %s', async (args) => {
+    const result = await runCliAsync(args);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toMatch(/^Usage: handbook /);
+  });
+
+  it.concurrent('prints its version', async () => {
+    expect(await runCliAsync(['--version'])).toEqual({ code: 0, stdout: '0.1.0\n', stderr: '' });
+  });
+
+  const unbuildable: Array<[string[], RegExp]> = [
+    [['--include', 'nosuchdir', 'src', 'other'], /--include nosuchdir, other: no such folder in .*mini-harness \(--include takes folders inside the repository, relative to its root\)/],
+    [['--include', 'src/agent/agentLoop.ts'], /--include src\/agent\/agentLoop\.ts: a file, not a folder .*include its folder/],
+    [['--include', '../outside'], /--include \.\.\/outside: outside .*mini-harness/],
+    [['--include', '/etc'], /--include \/etc: outside/],
+    [['--max-file-size', '1'], /all \d+ TypeScript\/JavaScript files in .* were skipped: .*\d+ over the 1-byte --max-file-size .*larger --max-file-size/],
+    ...['0', '-5', 'abc', '1.5'].map((size): [string[], RegExp] => [['--max-file-size', size], /invalid option --max-file-size/]),
+  ];
+  it.concurrent.for(unbuildable)('says which --include is wrong, or why every file was skipped, instead of "no files": %s', async ([options, pattern]) => {
     const repo = copyOfFixture();
-    expectOneLineError(handbook(['build', repo, '--include', 'nosuchdir', 'src', 'other']), 2, /--include nosuchdir, other: no such folder in .*mini-harness \(--include takes folders inside the repository, relative to its root\)/);
-    expectOneLineError(handbook(['build', repo, '--include', 'src/agent/agentLoop.ts']), 2, /--include src\/agent\/agentLoop\.ts: a file, not a folder .*include its folder/);
-    expectOneLineError(handbook(['build', repo, '--include', '../outside']), 2, /--include \.\.\/outside: outside .*mini-harness/);
-    expectOneLineError(handbook(['build', repo, '--include', '/etc']), 2, /--include \/etc: outside/);
-    expectOneLineError(handbook(['build', repo, '--max-file-size', '1']), 2, /all \d+ TypeScript\/JavaScript files in .* were skipped: .*\d+ over the 1-byte --max-file-size .*larger --max-file-size/);
-    for (const size of ['0', '-5', 'abc', '1.5']) expectOneLineError(handbook(['build', repo, '--max-file-size', size]), 2, /invalid option --max-file-size/);
+    expectOneLineError(await runCliAsync(['build', repo, ...options]), 2, pattern);
     expect(existsSync(path.join(repo, '.handbook'))).toBe(false);
   });
 
-  it('answers paths it cannot use, a folder given as the database, an empty repository argument and a damaged or locked database in one line', async () => {
+  it('says a database another process holds locked is locked, in one line', async () => {
     const repo = copyOfFixture();
-    handbook(['build', repo]);
-    expectOneLineError(handbook(['build', '']), 2, /the repository path is empty/);
-    expectOneLineError(handbook(['build', repo, '--db', path.join(repo, 'src')]), 2, /is a folder \(pass the path of a database file/);
-    expectOneLineError(handbook(['plan', 'mask secrets', '--repo', repo, '--out', '/nonexistent/folder/plan.json']), 2, /--out \/nonexistent\/folder\/plan\.json: there is no folder \/nonexistent\/folder \(create the folder first/);
-    expectOneLineError(handbook(['graph', 'export', '--repo', repo, '--out', path.join(repo, 'src')]), 2, /--out .*src: a folder, not a file \(name a file to write\)/);
-    expectOneLineError(handbook(['render', '--repo', repo, '--out', path.join(repo, 'package.json')]), 2, /package\.json is a file, not a folder \(pass --out a folder for the pages/);
-    const foreign = path.join(scratchDirectory(), 'notes');
-    mkdirSync(path.join(foreign, 'stages'), { recursive: true });
-    for (const file of ['overview.md', 'stages/intro.md', 'unassigned.md']) writeFileSync(path.join(foreign, file), 'mine');
-    expectOneLineError(handbook(['render', '--repo', repo, '--out', foreign]), 2, /^handbook: .*notes holds files the handbook did not write \(overview\.md, stages\/intro\.md, unassigned\.md\) \(pick an empty folder/);
-    for (const file of ['overview.md', 'stages/intro.md', 'unassigned.md']) expect(readFileSync(path.join(foreign, file), 'utf8')).toBe('mine');
-    const { default: Database } = await import('better-sqlite3');
-    const damaged = path.join(scratchDirectory(), 'damaged.db');
-    copyFileSync(path.join(repo, '.handbook', 'handbook.db'), damaged);
-    const connection = new Database(damaged);
-    connection.exec('DROP TABLE units');
-    connection.close();
-    expectOneLineError(handbook(['overview', '--repo', repo, '--db', damaged]), 4, /the handbook database is damaged: no such table: units/);
+    expect(handbook(['build', repo, '--no-progress']).code).toBe(0);
     // Another process holds the write lock past the build's five-second wait.
     const holder = spawn(process.execPath, ['-e', `const D = require(${JSON.stringify(path.join(PROJECT_ROOT, 'node_modules', 'better-sqlite3'))}); const d = new D(${JSON.stringify(path.join(repo, '.handbook', 'handbook.db'))}); d.exec('BEGIN EXCLUSIVE'); process.stdout.write('locked\\n'); setTimeout(() => {}, 20000);`]);
     await new Promise<void>((resolve) => holder.stdout.once('data', () => resolve()));
@@ -239,24 +300,41 @@ describe('handbook CLI', () => {
     }
   }, 60_000);
 
-  it('refuses a --db built for another repository in one line with exit 2, and keeps working for its own', async () => {
+  describe('with a --db built for another repository', () => {
+    let first: string;
+    let second: string;
+    let database: string;
+    beforeAll(() => {
+      first = copyOfFixture();
+      second = copyOfFixture();
+      database = path.join(scratchDirectory(), 'shared.db');
+      expect(handbook(['build', first, '--db', database, '--no-progress']).code).toBe(0);
+    });
+
+    // Each is refused before it writes, so the handbook reads for its own repository after each.
+    const commands: Array<[string, () => string[]]> = [
+      ['sync', () => ['sync', second, '--db', database, '--no-progress']],
+      ['build', () => ['build', second, '--db', database, '--no-progress']],
+      ['ask', () => ['ask', 'where are secrets masked?', '--repo', second, '--db', database]],
+      ['status', () => ['status', second, '--db', database]],
+    ];
+    it.concurrent.for(commands)('refuses it in one line with exit 2, and keeps working for its own: %s', async ([, args]) => {
+      const refusal = `handbook: the handbook in ${database} was built for ${first}, not ${second} (pass --db for that repository's handbook, or build this repository into a new --db path)\n`;
+      expect(await runCliAsync(args())).toEqual({ code: 2, stdout: '', stderr: refusal });
+      expect((await runCliAsync(['status', first, '--db', database])).code).toBe(0);
+    });
+
+    it('works for its own repository', () => {
+      expect(handbook(['ask', 'where are secrets masked?', '--repo', first, '--db', database]).code).toBe(0);
+      expect(handbook(['sync', first, '--db', database, '--no-progress']).code).toBe(0);
+    });
+  });
+
+  it('opens a --db that recorded no repository (as if from before the check), and the next build records its repository', async () => {
     const first = copyOfFixture();
     const second = copyOfFixture();
     const database = path.join(scratchDirectory(), 'shared.db');
     expect(handbook(['build', first, '--db', database, '--no-progress']).code).toBe(0);
-    const refusal = `handbook: the handbook in ${database} was built for ${first}, not ${second} (pass --db for that repository's handbook, or build this repository into a new --db path)\n`;
-    for (const args of [
-      ['sync', second, '--db', database, '--no-progress'],
-      ['build', second, '--db', database, '--no-progress'],
-      ['ask', 'where are secrets masked?', '--repo', second, '--db', database],
-      ['status', second, '--db', database],
-    ]) {
-      expect(handbook(args)).toEqual({ code: 2, stdout: '', stderr: refusal });
-    }
-    expect(handbook(['status', first, '--db', database]).code).toBe(0);
-    expect(handbook(['ask', 'where are secrets masked?', '--repo', first, '--db', database]).code).toBe(0);
-    expect(handbook(['sync', first, '--db', database, '--no-progress']).code).toBe(0);
-    // A database that recorded no root (as if from before the check) opens, and the next build records its repository.
     const { default: Database } = await import('better-sqlite3');
     const connection = new Database(database);
     connection.prepare("UPDATE generations SET root = ''").run();
