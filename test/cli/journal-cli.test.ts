@@ -89,25 +89,24 @@ describe('handbook rollback', () => {
     expect(repo.read('a.txt')).toBeNull();
   });
 
-  it('answers a bad N with one line on stderr, exit 2, and changes nothing', async () => {
+  const badCounts: Array<[string, RegExp]> = [
+    ['0', /positive whole number of writes up to 9007199254740991, not "0"/],
+    ['abc', /positive whole number of writes up to 9007199254740991, not "abc"/],
+    ['1.5', /positive whole number/],
+    ['-1', /positive whole number of writes up to 9007199254740991, not "-1"/],
+    ['4', /cannot roll back 4 writes: the journal holds 3 not rolled back yet/],
+    // Number() rounds these, and the refusal echoed a number nobody typed (1e+23, 9007199254740992).
+    ['99999999999999999999999', /^handbook: rollback needs a positive whole number of writes up to 9007199254740991, not "99999999999999999999999"/],
+    ['9007199254740993', /not "9007199254740993"/],
+    ['9007199254740991', /cannot roll back 9007199254740991 writes: the journal holds 3/],
+  ];
+  // One concurrent test a count, each on a journal of its own: one after another, eight CLI starts added up under one timeout on a loaded machine.
+  it.concurrent.for(badCounts)('answers a bad N with one line on stderr, exit 2, and changes nothing: %s', async ([n, pattern]) => {
     const repo = await journaledRepo();
-    const cases: Array<[string, RegExp]> = [
-      ['0', /positive whole number of writes up to 9007199254740991, not "0"/],
-      ['abc', /positive whole number of writes up to 9007199254740991, not "abc"/],
-      ['1.5', /positive whole number/],
-      ['-1', /positive whole number of writes up to 9007199254740991, not "-1"/],
-      ['4', /cannot roll back 4 writes: the journal holds 3 not rolled back yet/],
-      // Number() rounds these, and the refusal echoed a number nobody typed (1e+23, 9007199254740992).
-      ['99999999999999999999999', /^handbook: rollback needs a positive whole number of writes up to 9007199254740991, not "99999999999999999999999"/],
-      ['9007199254740993', /not "9007199254740993"/],
-      ['9007199254740991', /cannot roll back 9007199254740991 writes: the journal holds 3/],
-    ];
-    for (const [n, pattern] of cases) {
-      const result = handbook(['rollback', n, '--repo', repo.root]);
-      expect({ n, code: result.code, lines: result.stderr.trim().split('\n').length, stdout: result.stdout }).toEqual({ n, code: 2, lines: 1, stdout: '' });
-      expect(result.stderr).toMatch(pattern);
-      expect(result.stderr).not.toMatch(/\n\s+at /);
-    }
+    const result = await handbookAsync(['rollback', n, '--repo', repo.root]);
+    expect({ n, code: result.code, lines: result.stderr.trim().split('\n').length, stdout: result.stdout }).toEqual({ n, code: 2, lines: 1, stdout: '' });
+    expect(result.stderr).toMatch(pattern);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
     expect(repo.read('a.txt')).toBe('two');
     expect(repo.lines()).toHaveLength(3);
   });
@@ -161,35 +160,33 @@ describe('a run on a journal that does not verify', () => {
   }
 
   // The writer's check of the whole journal comes at its first write: a run started on a broken journal called the model and ran checks, and every write failed.
-  it('refuses run, apply and resume in one line, exit 9, before writing anything', async () => {
+  // One concurrent test a damage, each on a run of its own: three damages one after another, nine CLI starts, took 65 s in CI.
+  const damages: Array<[string, (lines: string[]) => string[], RegExp]> = [
+    ['edited', (lines) => [lines[0]!.replace('a.txt', 'z.txt'), ...lines.slice(1)], /line 1: mac mismatch/],
+    ['dropped', (lines) => [lines[0]!, lines[2]!], /line 2: holds seq 3/],
+    ['not JSON', (lines) => [lines[0]!, '{"seq": 2,', lines[2]!], /line 2: not JSON/],
+  ];
+  it.concurrent.for(damages)('refuses run, apply and resume in one line, exit 9, before writing anything: %s', { timeout: 180_000 }, async ([damage, damaged, reason]) => {
     const { repo, plan, runId, journal } = await interruptedRun();
-    const lines = readFileSync(journal, 'utf8').trimEnd().split('\n');
-    const tampered: Array<[string, string[], RegExp]> = [
-      ['edited', [lines[0]!.replace('a.txt', 'z.txt'), ...lines.slice(1)], /line 1: mac mismatch/],
-      ['dropped', [lines[0]!, lines[2]!], /line 2: holds seq 3/],
-      ['not JSON', [lines[0]!, '{"seq": 2,', lines[2]!], /line 2: not JSON/],
-    ];
     const runs = path.join(repo, '.handbook', 'runs');
     const before = { runs: readdirSync(runs).sort(), events: readFileSync(path.join(runs, runId, 'events.jsonl'), 'utf8'), redact: readFileSync(path.join(repo, 'src/redact.js'), 'utf8') };
     const script = `script:${writeScript([act(READ_REDACT), act(call('edit_file', { path: 'src/redact.js', old_text: '  return text;\n', new_text: '  return "";\n' }))])}`;
-    for (const [damage, journalLines, reason] of tampered) {
-      const text = `${journalLines.join('\n')}\n`;
-      writeFileSync(journal, text);
-      const commands = [
-        ['run', '--repo', repo, '--task', 'Mask API keys', '--check', FIXTURE_CHECK.command, '--model', script],
-        ['apply', plan.id, '--repo', repo, '--yes', '--model', script],
-        ['resume', runId, '--repo', repo, '--model', script],
-      ];
-      // Side by side: each must refuse before it writes, so none can see another's writes; nine CLI starts in a row outran the timeout under load.
-      const results = await Promise.all(commands.map((args) => handbookAsync(args)));
-      for (const [index, args] of commands.entries()) {
-        const result = results[index]!;
-        expect({ damage, command: args[0], stderr: result.stderr }).toEqual({ damage, command: args[0], stderr: expect.stringMatching(/^handbook: the journal of writes failed its check, so the run was not started: .*\(run `handbook journal verify` for the first broken link, then restore/) });
-        expectOneLineError(result, 9, reason);
-        expect({ runs: readdirSync(runs).sort(), events: readFileSync(path.join(runs, runId, 'events.jsonl'), 'utf8'), redact: readFileSync(path.join(repo, 'src/redact.js'), 'utf8') }).toEqual(before);
-        expect(readFileSync(journal, 'utf8')).toBe(text);
-      }
+    const text = `${damaged(readFileSync(journal, 'utf8').trimEnd().split('\n')).join('\n')}\n`;
+    writeFileSync(journal, text);
+    const commands = [
+      ['run', '--repo', repo, '--task', 'Mask API keys', '--check', FIXTURE_CHECK.command, '--model', script],
+      ['apply', plan.id, '--repo', repo, '--yes', '--model', script],
+      ['resume', runId, '--repo', repo, '--model', script],
+    ];
+    // Side by side: each must refuse before it writes, so none can see another's writes.
+    const results = await Promise.all(commands.map((args) => handbookAsync(args)));
+    for (const [index, args] of commands.entries()) {
+      const result = results[index]!;
+      expect({ damage, command: args[0], stderr: result.stderr }).toEqual({ damage, command: args[0], stderr: expect.stringMatching(/^handbook: the journal of writes failed its check, so the run was not started: .*\(run `handbook journal verify` for the first broken link, then restore/) });
+      expectOneLineError(result, 9, reason);
+      expect({ runs: readdirSync(runs).sort(), events: readFileSync(path.join(runs, runId, 'events.jsonl'), 'utf8'), redact: readFileSync(path.join(repo, 'src/redact.js'), 'utf8') }).toEqual(before);
+      expect(readFileSync(journal, 'utf8')).toBe(text);
     }
     expect(existsSync(path.join(repo, '.handbook', 'acceptance'))).toBe(false);
-  }, 180_000);
+  });
 });

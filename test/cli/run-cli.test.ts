@@ -94,18 +94,16 @@ describe('handbook run', () => {
     });
   });
 
-  it('refuses a count or a wall clock past what it can hold, in one line, before a run folder exists', () => {
+  const pastWhatItHolds: Array<[string[], RegExp]> = [
+    [['--max-steps', '99999999999999999999999'], /^handbook: invalid option --max-steps: /],
+    // Past a timer's 24 days the deadline fired after 1 ms, and past 49 days Node refused it as a bug.
+    [['--wall-clock', '3000000'], /^handbook: invalid option --wall-clock: a whole number of seconds from 1 to 604800 \(a week\) \(/],
+    [['--wall-clock', '5000000'], /^handbook: invalid option --wall-clock: /],
+  ];
+  it.concurrent.for(pastWhatItHolds)('refuses a count or a wall clock past what it can hold, in one line, before a run folder exists: %s', async ([extra, pattern]) => {
     const repo = copyOfTaskFixture();
     const script = writeScript([act(READ_REDACT)]);
-    const cases: Array<[string[], RegExp]> = [
-      [['--max-steps', '99999999999999999999999'], /^handbook: invalid option --max-steps: /],
-      // Past a timer's 24 days the deadline fired after 1 ms, and past 49 days Node refused it as a bug.
-      [['--wall-clock', '3000000'], /^handbook: invalid option --wall-clock: a whole number of seconds from 1 to 604800 \(a week\) \(/],
-      [['--wall-clock', '5000000'], /^handbook: invalid option --wall-clock: /],
-    ];
-    for (const [extra, pattern] of cases) {
-      expectOneLineError(handbook(['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', `script:${script}`, ...extra]), 2, pattern);
-      expect({ extra, runs: runFolders(repo) }).toEqual({ extra, runs: [] });
-    }
+    expectOneLineError(await runCliAsync(['run', '--repo', repo, '--task', 'x', '--check', 'true', '--model', `script:${script}`, ...extra]), 2, pattern);
+    expect({ extra, runs: runFolders(repo) }).toEqual({ extra, runs: [] });
   });
 });
