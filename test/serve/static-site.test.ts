@@ -14,7 +14,7 @@ import {
 import { unitFileName, unitIdOfFileName } from '../../src/serve/unit-file-name.js';
 import { PROJECT_ROOT, copyOfFixture, scratchDirectory } from '../helpers/paths.js';
 import { send } from './http-client.js';
-import { runCli } from '../helpers/cli-run.js';
+import { runCli, runCliAsync } from '../helpers/cli-run.js';
 
 const handbook = (args: string[]) => runCli(args);
 
@@ -130,17 +130,24 @@ describe('handbook render --html', () => {
     expect(sourceResponseSchema.parse(readJson(path.join(data, 'sources', 'src/security/secrets.ts.json')))).toEqual({ file: 'src/security/secrets.ts', text: lines.join('\n') });
   });
 
-  it('refuses a folder of files it did not write, as Markdown does: the repository, its src/, a folder of notes', async () => {
+  // One concurrent test a folder, each in a copy of its own: one after another, the CLI starts of this test added up under one timeout on a loaded machine.
+  const foreignFolders: Array<[string, (copy: string) => string]> = [
+    ['the repository', (copy) => copy],
+    ['its src/', (copy) => path.join(copy, 'src')],
+  ];
+  it.concurrent.for(foreignFolders)('refuses a folder of files it did not write, as Markdown does: %s', async ([, folderOf]) => {
+    const folder = folderOf(copyOfFixture());
+    const before = readdirSync(folder).sort();
+    const refused = await runCliAsync(['render', '--repo', repo, '--html', folder]);
+    expect(refused.code, refused.stdout).toBe(2);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+    expect(refused.stderr).toMatch(/^handbook: .* holds files the handbook did not write \(.*\) \(pick an empty folder for the site, or remove them\)$/m);
+    expect(readdirSync(folder).sort()).toEqual(before);
+  });
+
+  it('refuses a folder of files it did not write before any Markdown page, and takes a folder Markdown was rendered into', async () => {
     const copy = copyOfFixture();
-    for (const folder of [copy, path.join(copy, 'src')]) {
-      const before = readdirSync(folder).sort();
-      const refused = handbook(['render', '--repo', repo, '--html', folder]);
-      expect(refused.code, refused.stdout).toBe(2);
-      expect(refused.stdout).toBe('');
-      expect(refused.stderr.trim().split('\n')).toHaveLength(1);
-      expect(refused.stderr).toMatch(/^handbook: .* holds files the handbook did not write \(.*\) \(pick an empty folder for the site, or remove them\)$/m);
-      expect(readdirSync(folder).sort()).toEqual(before);
-    }
     // Markdown asked for too: the site's refusal comes before any page is written.
     const pages = path.join(scratchDirectory(), 'pages');
     const first = handbook(['render', '--repo', repo, '--out', pages, '--html', path.join(copy, 'src')]);
