@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -6,7 +5,8 @@ import { askHandbook, type AskOptions, buildHandbook, HandbookError } from '../.
 import { anthropicError, anthropicStream, startFakeAnthropic } from '../llm/fake-anthropic-server.js';
 import type { FakeServer, RecordedRequest, ScriptedReply } from '../llm/fake-http-server.js';
 import { openAiError, openAiFrames, openAiToolCallStream, startFakeOpenAi } from '../llm/fake-openai-server.js';
-import { CLI, copyOfFixture, FIXTURE, scratchDirectory } from '../helpers/paths.js';
+import { copyOfFixture, FIXTURE, scratchDirectory } from '../helpers/paths.js';
+import { runCliAsync } from '../helpers/cli-run.js';
 
 /**
  * `ask --model` through the real SDKs against a local server speaking each provider's
@@ -179,14 +179,16 @@ describe('ask with a model: bad input', () => {
     expect((error as Error).message).toMatch(/ANTHROPIC_API_KEY is not set/);
   });
 
-  it('says so in one line from the CLI, for a missing key and for a spec that names no provider', () => {
+  const refusals: Array<[string, RegExp]> = [
+    ['anthropic:claude-test', /ANTHROPIC_API_KEY is not set/],
+    ['gpt4', /model spec "gpt4" names no provider/],
+  ];
+  it.concurrent.for(refusals)('says so in one line from the CLI, for a missing key and for a spec that names no provider: %s', async ([model, message]) => {
     const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('ANTHROPIC_')));
-    for (const [model, message] of [['anthropic:claude-test', /ANTHROPIC_API_KEY is not set/], ['gpt4', /model spec "gpt4" names no provider/]] as const) {
-      const result = spawnSync(process.execPath, [CLI, 'ask', REQUEST, '--repo', FIXTURE, '--db', database, '--model', model], { encoding: 'utf8', env });
-      expect(result.status).toBe(2);
-      expect(result.stdout).toBe('');
-      expect(result.stderr.trim().split('\n')).toHaveLength(1);
-      expect(result.stderr).toMatch(message);
-    }
+    const result = await runCliAsync(['ask', REQUEST, '--repo', FIXTURE, '--db', database, '--model', model], { env });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(message);
   });
 });
