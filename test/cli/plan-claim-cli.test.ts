@@ -48,7 +48,7 @@ async function sleepingRun(repo: string, known: readonly string[]): Promise<stri
 describe("a plan's claim", () => {
   // Both would edit the plan's files and both would write an acceptance record, as two applies did.
   it('is taken by a resumed apply: a resume beside a new apply of its plan is refused, and a new apply beside a resume', async () => {
-    const { repo, plan, policy } = plannedRepository();
+    const { repo, plan, policy } = await plannedRepository();
     const first = start(['apply', plan, '--repo', repo, '--model', sleepingScript(30), '--policy', policy, '--yes', '--quiet']);
     const interrupted = await sleepingRun(repo, []);
     first.child.kill('SIGINT');
@@ -71,7 +71,7 @@ describe("a plan's claim", () => {
 
   // A SIGKILLed apply cannot release its claim; its process is gone, which is all a new apply needs to know.
   it('left by a killed apply is taken over at once, by one of two applies started together', async () => {
-    const { repo, plan, policy } = plannedRepository();
+    const { repo, plan, policy } = await plannedRepository();
     const killed = start(['apply', plan, '--repo', repo, '--model', sleepingScript(30), '--policy', policy, '--yes', '--quiet']);
     const killedRun = await sleepingRun(repo, []);
     killed.child.kill('SIGKILL');

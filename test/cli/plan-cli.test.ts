@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { Journal, readEventLog } from '../../src/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Journal, planRequest, readEventLog } from '../../src/index.js';
 import { act, call, copyOfTaskFixture, eventsOnceThere, writeScript } from '../helpers/harness-run.js';
 import { CLI, PROJECT_ROOT, scratchDirectory } from '../helpers/paths.js';
-import { expectOneLineError, runCli, type CliResult } from '../helpers/cli-run.js';
+import { expectOneLineError, runCli, runCliAsync, type CliResult } from '../helpers/cli-run.js';
+import { CAPTURE_REQUEST } from '../helpers/plan-fixture.js';
 import { plannedRepository } from '../helpers/planned-repository.js';
 
 const handbook = (args: string[], env: NodeJS.ProcessEnv = process.env) => runCli(args, { env });
@@ -31,9 +32,6 @@ describe('handbook plan and apply', () => {
     const human = handbook(['plan', 'mask secrets in every capture path', '--repo', repo]);
     expect(human.stdout).toMatch(/^plan plan-\S+: ACCEPTED\n/);
 
-    const refused = handbook(['apply', plan.id, '--repo', repo, '--model', `script:${path.join(PROJECT_ROOT, 'fixtures/scripts/apply-mask-capture.json')}`]);
-    expect([refused.code, refused.stderr.trim()]).toEqual([2, 'handbook: the plan was not applied: nobody confirmed it (pass --yes to apply without a prompt)']);
-
     const applied = handbook(['apply', plan.id, '--repo', repo, '--model', `script:${path.join(PROJECT_ROOT, 'fixtures/scripts/apply-mask-capture.json')}`, '--yes', '--json', '--quiet']);
     expect(applied.stderr).toBe('');
     expect(applied.code).toBe(0);
@@ -45,7 +43,7 @@ describe('handbook plan and apply', () => {
   });
 
   it('an apply killed mid-run and resumed still judges "no entry lost" against its start, and re-syncs the handbook when it completes', async () => {
-    const { repo, plan, policy } = plannedRepository();
+    const { repo, plan, policy } = await plannedRepository();
     const fixRedact = call('edit_file', { path: 'src/redact.js', old_text: '  return text;\n', new_text: "  return text.replace(/sk-[A-Za-z0-9]{8,}/g, 'sk-***');\n" });
     const readAll = ['src/redact.js', 'src/capture.js', 'src/transcript.js'].map((file) => call('read_file', { path: file }));
     const first = writeScript([act(...readAll), act(fixRedact), act(call('run_command', { command: 'sleep 4' })), act(call('task_blocked', { reason: 'unreachable' }))]);
@@ -93,21 +91,25 @@ describe('handbook plan and apply', () => {
     expect([folder.code, folder.stderr.trim()]).toEqual([2, expect.stringMatching(/^handbook: plan \S+plans is a folder, not a plan file \(pass a plan id/)]);
   });
 
-  it('refuses a --out it cannot write before planning: one line, exit 2, no plan saved', () => {
-    const repo = copyOfTaskFixture();
-    expect(handbook(['build', repo, '--no-progress']).code).toBe(0);
-    const plans = path.join(repo, '.handbook', 'plans');
-    const cases: Array<[string, RegExp]> = [
-      [path.join(scratchDirectory(), 'missing', 'plan.json'), /^handbook: --out \S+plan\.json: there is no folder \S+missing \(create the folder first/],
-      [scratchDirectory(), /^handbook: --out \S+: a folder, not a file \(name a file to write\)$/],
-      [path.join(repo, 'package.json', 'plan.json'), /^handbook: --out \S+: there is no folder \S+package\.json /],
+  // One concurrent test a refusal: one after another, their CLI starts added up under one timeout on a loaded machine.
+  describe('refuses a --out it cannot write before planning: one line, exit 2, no plan saved', () => {
+    let repo: string;
+    beforeAll(() => {
+      repo = copyOfTaskFixture();
+      expect(handbook(['build', repo, '--no-progress']).code).toBe(0);
+    });
+    const cases: Array<[string, (repo: string) => string, RegExp]> = [
+      ['in a missing folder', () => path.join(scratchDirectory(), 'missing', 'plan.json'), /^handbook: --out \S+plan\.json: there is no folder \S+missing \(create the folder first/],
+      ['a folder', () => scratchDirectory(), /^handbook: --out \S+: a folder, not a file \(name a file to write\)$/],
+      ['under a file', (repo) => path.join(repo, 'package.json', 'plan.json'), /^handbook: --out \S+: there is no folder \S+package\.json /],
     ];
-    for (const [out, message] of cases) {
-      const result = handbook(['plan', 'mask secrets in every capture path', '--repo', repo, '--out', out]);
+    it.concurrent.for(cases)('%s', async ([, out, message]) => {
+      const result = await runCliAsync(['plan', 'mask secrets in every capture path', '--repo', repo, '--out', out(repo)]);
       expect({ code: result.code, stderr: result.stderr.trim() }).toEqual({ code: 2, stderr: expect.stringMatching(message) });
       expect(result.stderr.trim().split('\n')).toHaveLength(1);
-    }
-    expect(existsSync(plans) ? readdirSync(plans) : []).toEqual([]);
+      const plans = path.join(repo, '.handbook', 'plans');
+      expect(existsSync(plans) ? readdirSync(plans) : []).toEqual([]);
+    });
   });
 
   // The plan is made and saved before --out is written: a write that fails then is the disk's, not a bug, and the saved plan is named.
@@ -146,11 +148,8 @@ describe('handbook plan and apply', () => {
     expect(new Set(Journal.open(repo).entries().map((entry) => entry.runId))).toEqual(new Set([run.runId]));
   }, 60_000);
 
-  it('an apply refused on its input (model, key, policy) says so in one line, exit 2, and leaves no run folder behind', () => {
-    const repo = copyOfTaskFixture();
-    expect(handbook(['build', repo, '--no-progress']).code).toBe(0);
-    const plan = JSON.parse(handbook(['plan', 'mask secrets in every capture path', '--repo', repo, '--json']).stdout) as { id: string; status: string };
-    expect(plan.status).toBe('accepted');
+  // One concurrent test a refusal: one after another, their CLI starts added up under one timeout on a loaded machine.
+  describe('an apply refused on its input (model, key, policy) says so in one line, exit 2, and leaves no run folder behind', () => {
     const script = `script:${path.join(PROJECT_ROOT, 'fixtures/scripts/apply-mask-capture.json')}`;
     const cases: Array<[string[], RegExp, NodeJS.ProcessEnv?]> = [
       [['--model', 'anthropic:claude-x'], /ANTHROPIC_API_KEY is not set/, WITHOUT_KEYS],
@@ -160,12 +159,33 @@ describe('handbook plan and apply', () => {
       [['--model', script, '--escalate', 'openai:gpt-x'], /OPENAI_API_KEY is not set/, WITHOUT_KEYS],
       [['--model', script, '--policy', '/no/such/policy.json'], /approval policy \/no\/such\/policy\.json does not exist/],
     ];
-    const before = runFolders(repo);
-    for (const [args, pattern, env] of cases) {
-      const result = handbook(['apply', plan.id, '--repo', repo, '--yes', '--quiet', ...args], env);
+    let repo: string;
+    let before: string[];
+    // A plan for each case: an apply claims its plan before it reads its model, so two applies of one plan side by side would refuse each other.
+    const plans = new Map<(typeof cases)[number] | 'unconfirmed', string>();
+    beforeAll(async () => {
+      repo = copyOfTaskFixture();
+      expect(handbook(['build', repo, '--no-progress']).code).toBe(0);
+      for (const refusal of [...cases, 'unconfirmed' as const]) {
+        const { plan } = await planRequest(repo, CAPTURE_REQUEST);
+        expect(plan.status).toBe('accepted');
+        plans.set(refusal, plan.id);
+      }
+      before = runFolders(repo);
+    });
+
+    it.concurrent('without --yes and no terminal to ask on', async () => {
+      const refused = await runCliAsync(['apply', plans.get('unconfirmed')!, '--repo', repo, '--model', script]);
+      expect([refused.code, refused.stderr.trim()]).toEqual([2, 'handbook: the plan was not applied: nobody confirmed it (pass --yes to apply without a prompt)']);
+      expect(runFolders(repo)).toEqual(before);
+    });
+
+    it.concurrent.for(cases)('%s', async (refusal) => {
+      const [args, pattern, env] = refusal;
+      const result = await runCliAsync(['apply', plans.get(refusal)!, '--repo', repo, '--yes', '--quiet', ...args], { env });
       expect({ args, code: result.code, lines: result.stderr.trim().split('\n').length }).toEqual({ args, code: 2, lines: 1 });
       expect(result.stderr).toMatch(pattern);
       expect({ args, runs: runFolders(repo) }).toEqual({ args, runs: before });
-    }
+    });
   });
 });
