@@ -13,7 +13,7 @@ import { plannedFixture } from '../helpers/plan-fixture.js';
 import { expectOneLineError, runCli, runCliAsync } from '../helpers/cli-run.js';
 
 const handbook = (args: string[], env: Record<string, string | undefined> = {}) => runCli(args, { env: { ...process.env, HANDBOOK_JOURNAL_KEY: undefined, ...env } });
-const handbookAsync = (args: string[]) => runCliAsync(args, { env: { ...process.env, HANDBOOK_JOURNAL_KEY: undefined } });
+const handbookAsync = (args: string[], env: Record<string, string | undefined> = {}) => runCliAsync(args, { env: { ...process.env, HANDBOOK_JOURNAL_KEY: undefined, ...env } });
 
 /** A repository with three journaled changes made as a write tool makes them: a.txt written twice, c.txt created. */
 async function journaledRepo() {
@@ -58,20 +58,31 @@ describe('handbook journal verify', () => {
     expect([json.code, JSON.parse(json.stdout)]).toEqual([9, expect.objectContaining({ ok: false, brokenAt: 3, problem: 'truncated-tail' })]);
   });
 
-  it('answers a missing key or a bad HANDBOOK_JOURNAL_KEY with one line, no stack trace', async () => {
+  // One concurrent test a case, each on a journal of its own: one after another, their CLI starts added up under one timeout on a loaded machine.
+  it.concurrent('answers a bad HANDBOOK_JOURNAL_KEY with one line, no stack trace', async () => {
     const repo = await journaledRepo();
-    const wrong = handbook(['journal', 'verify', '--repo', repo.root], { HANDBOOK_JOURNAL_KEY: 'not-a-key' });
+    const wrong = await handbookAsync(['journal', 'verify', '--repo', repo.root], { HANDBOOK_JOURNAL_KEY: 'not-a-key' });
     expect([wrong.code, wrong.stderr.trim().split('\n')]).toEqual([2, [expect.stringMatching(/^handbook: HANDBOOK_JOURNAL_KEY must be 64 hexadecimal characters/)]]);
+  });
+
+  it.concurrent('answers a key file that is not a key with one line, no stack trace', async () => {
+    const repo = await journaledRepo();
     writeFileSync(path.join(repo.root, '.handbook', 'journal.key'), 'garbage\n');
-    const broken = handbook(['journal', 'verify', '--repo', repo.root]);
+    const broken = await handbookAsync(['journal', 'verify', '--repo', repo.root]);
     expect([broken.code, broken.stderr.trim().split('\n')]).toEqual([9, [expect.stringMatching(/^handbook: the journal key .* is not 64 hexadecimal characters/)]]);
-    // The way out of a lost key is the key, not the command that just failed.
+  });
+
+  // The way out of a lost key is the key, not the command that just failed.
+  it.concurrent.for([['journal', 'verify'], ['rollback', '1']])('answers a missing key with one line that says to restore it: %s', async (args) => {
+    const repo = await journaledRepo();
     rmSync(path.join(repo.root, '.handbook', 'journal.key'));
-    for (const args of [['journal', 'verify'], ['rollback', '1']]) {
-      const keyless = handbook([...args, '--repo', repo.root]);
-      expect([keyless.code, keyless.stderr.trim().split('\n')]).toEqual([9, [expect.stringMatching(/^handbook: the journal does not verify: the journal exists but its key does not: .* \(restore \S+journal\.key or set HANDBOOK_JOURNAL_KEY to the key it was written with\)$/)]]);
-    }
-    const missing = handbook(['journal', 'verify', '--repo', path.join(repo.root, 'nope')]);
+    const keyless = await handbookAsync([...args, '--repo', repo.root]);
+    expect([keyless.code, keyless.stderr.trim().split('\n')]).toEqual([9, [expect.stringMatching(/^handbook: the journal does not verify: the journal exists but its key does not: .* \(restore \S+journal\.key or set HANDBOOK_JOURNAL_KEY to the key it was written with\)$/)]]);
+  });
+
+  it.concurrent('answers a missing repository with one line', async () => {
+    const repo = await journaledRepo();
+    const missing = await handbookAsync(['journal', 'verify', '--repo', path.join(repo.root, 'nope')]);
     expect([missing.code, missing.stderr]).toEqual([2, expect.stringMatching(/^handbook: repository not found: .*\n$/)]);
   });
 });
