@@ -1,5 +1,6 @@
-import { STATIC_SLOT_PREFIX, type Edge } from '../graph/model.js';
-import { declaredNameOf, fileOfId, type DeclarationDigest } from './declaration-digest.js';
+import { STATIC_SLOT_PREFIX, type Edge, type Slot } from '../graph/model.js';
+import type { UnitIndex } from './collect-units.js';
+import { declaredNameOf, fileOfId, JOINS_ENTRY, type DeclarationDigest } from './declaration-digest.js';
 
 /**
  * Which unchanged files a re-sync must resolve again. A file's edges are a function of its own
@@ -351,6 +352,74 @@ export function slotsRejoined(before: readonly Edge[], after: readonly Edge[]): 
     if (component.some((type) => (countsBefore.get(type) ?? 0) > 1 || (countsAfter.get(type) ?? 0) > 1)) for (const type of component) rejoined.add(type);
   }
   return rejoined;
+}
+
+/** The names declared in one of two versions of a file and not the other, moved names among them. */
+export function namesCameOrWent(before: DeclarationDigest | undefined, after: DeclarationDigest | undefined): string[] {
+  const names = Object.keys(before ?? {}).filter((name) => after?.[name] === undefined);
+  for (const name of Object.keys(after ?? {})) if (before?.[name] === undefined) names.push(name);
+  return names;
+}
+
+export interface JoinSitesInput {
+  changed: ReadonlySet<string>;
+  removed: ReadonlySet<string>;
+  exportsChanged: ReadonlySet<string>;
+  /** Every file's declaration digest, as it was and as it is. */
+  digestOf: (file: string, when: 'before' | 'after') => DeclarationDigest | undefined;
+  /** The files now in the tree. */
+  files: Iterable<string>;
+  /** The text of a file's join sites now (see joinSites), empty where it has none. */
+  siteTextOf: (file: string) => string;
+  /** A file's edges as last resolved. */
+  edgesOf: (file: string) => readonly Edge[];
+}
+
+/**
+ * Whether the slots joined through aliases and intersections may be joined otherwise
+ * (EdgeResolver.joinedSlot): a changed file's join sites, or the imports they resolve through,
+ * differ (its JOINS_ENTRY); or a file's join sites name a declaration that came or went, or
+ * resolve through an import of a file whose exports changed or that is gone. A change to the
+ * members of a type a site names changes those members' names, which every use of them spells.
+ * Whether, not which: the digest keeps a hash of what the sites were, not the types they named.
+ */
+export function joinSitesMoved(input: JoinSitesInput): boolean {
+  const cameOrWent = new Set<string>();
+  for (const file of input.changed) {
+    const before = input.digestOf(file, 'before');
+    const after = input.digestOf(file, 'after');
+    if (before?.[JOINS_ENTRY] !== after?.[JOINS_ENTRY]) return true;
+    for (const name of namesCameOrWent(before, after)) cameOrWent.add(name);
+  }
+  const matcher = new WordMatcher(cameOrWent);
+  const importsMoved = (edge: Edge): boolean => edge.kind === 'imports' && (input.exportsChanged.has(edge.to) || input.removed.has(edge.to));
+  for (const file of input.files) {
+    if (input.digestOf(file, 'after')?.[JOINS_ENTRY] === undefined) continue;
+    if ((cameOrWent.size > 0 && matcher.mentionedIn(input.siteTextOf(file))) || input.edgesOf(file).some(importsMoved)) return true;
+  }
+  return false;
+}
+
+/**
+ * The member names declared more than once in the tree. Slots are joined only by name, so a
+ * slot whose name is declared once is joined to none, before an edit or after it: a declaration
+ * an edit removed, or added, changed its name, which the rules above follow already.
+ */
+export function namesDeclaredMoreThanOnce(indexes: Iterable<UnitIndex>): Set<string> {
+  const seen = new Set<string>();
+  const repeated = new Set<string>();
+  for (const index of indexes) {
+    for (const { name } of index.memberDeclarations) {
+      if (seen.has(name)) repeated.add(name);
+      else seen.add(name);
+    }
+  }
+  return repeated;
+}
+
+/** Whether any of the slots is a property of one of the names (a module variable is joined to none). */
+export function touchesPropertyNamed(slots: readonly Slot[], names: ReadonlySet<string>): boolean {
+  return names.size > 0 && slots.some((slot) => slot.kind !== 'module-variable' && names.has(slot.name));
 }
 
 /** Whether an id is one of the types, or a member of one (`a.ts#Base.run` or `a.ts#static Base.count` of `a.ts#Base`). */

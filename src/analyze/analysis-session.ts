@@ -5,12 +5,16 @@ import { canonicalize, compareEdges, compareFiles, compareSlots, compareText, co
 import { shortHash } from '../graph/content-hash.js';
 import { settingsChange, settingsKey } from './analysis-settings.js';
 import type { SettingsInputs } from './settings-inputs.js';
-import { changedNames, exportsChangedFrom, filesAffectedBy, hierarchyMoved, importStem, isChangedDeclaration, isTypeOrMember, MentionIndex, movedNames, slotsRejoined, WordMatcher } from './affected-files.js';
+import {
+  changedNames, exportsChangedFrom, filesAffectedBy, hierarchyMoved, importStem, isChangedDeclaration, isTypeOrMember, joinSitesMoved, MentionIndex, movedNames,
+  namesDeclaredMoreThanOnce, slotsRejoined, touchesPropertyNamed, WordMatcher,
+} from './affected-files.js';
 import { addFileUnit, collectUnits, createUnitIndex, type UnitIndex } from './collect-units.js';
 import { type CompilerSetup, createCompilerSetup, type SettingsWarning } from './compiler-setup.js';
 import { createProgram, type ModuleResolver, toCompilerPath } from './create-program.js';
 import { annotationOf, declarationDigest, declaredNameOf, EXPORTS_ENTRY, fileOfId, hasInferredType, type DeclarationDigest } from './declaration-digest.js';
 import { discoverFiles, type DiscoveryResult, type FileStamp, type FolderListings, recordSkip, sameStamp, type SkippedFile, skipReasonOf } from './discover-files.js';
+import { joinSites } from './join-sites.js';
 import { MergedUnitIndex } from './merged-index.js';
 import { nothingToAnalyze } from './nothing-to-analyze.js';
 import { type KeptPart, keptPart, mergeResolution, type PartialPlan, planPartialResolution } from './partial-resolution.js';
@@ -364,6 +368,20 @@ export class AnalysisSession {
       const rejoined = slotsRejoined(heritageBefore, this.heritage);
       const reachesRejoined = (edge: Edge): boolean => (edge.kind === 'reads' || edge.kind === 'writes') && isTypeOrMember(edge.to, rejoined);
       if (rejoined.size > 0) for (const path of next.keys()) if (edgesBefore(path).some(reachesRejoined)) toResolve.add(path);
+      // An alias or an intersection joins slots of the types it names, which no heritage edge connects and the code reaching them
+      // need not spell. What a join site named before is not kept: every file reaching a property of a name declared more than
+      // once, the only ones a join can take in, is resolved again.
+      const joinsMoved = joinSitesMoved({
+        changed,
+        removed: new Set(removedBefore),
+        exportsChanged,
+        digestOf: (path, when) => (when === 'before' ? previous.get(path) : next.get(path))?.digest,
+        files: next.keys(),
+        siteTextOf: (path) => joinSites(next.get(path)!.index).map((node) => node.getText()).join('\n'),
+        edgesOf: edgesBefore,
+      });
+      const joinable = joinsMoved ? namesDeclaredMoreThanOnce([...next.values()].map((file) => file.index)) : new Set<string>();
+      if (joinable.size > 0) for (const path of next.keys()) if (touchesPropertyNamed(previous.get(path)?.resolution.slots ?? [], joinable)) toResolve.add(path);
       // With the same files as before, a module resolves as before: an edit inside one unit's body needs only that unit resolved again.
       const parts = new Map<string, PartialPlan & { kept: KeptPart }>();
       // One matcher per set of names (each set is complete when asked with), not one per file: as many names as files may have changed.
@@ -376,7 +394,7 @@ export class AnalysisSession {
         return !matcher.mentionedIn(part.keptText) && part.kept.edges.every((edge) =>
           !propagated.has(edge.to) && !isChangedDeclaration(edge.to, changed, allNames) && !(edge.kind === 'imports' && exportsChanged.has(edge.to)) &&
           !isTypeOrMember(edge.to, rehomed) && !reachesRejoined(edge) &&
-          (fileOfId(edge.to) !== path || units.has(edge.to) || slots.has(edge.to)));
+          (fileOfId(edge.to) !== path || units.has(edge.to) || slots.has(edge.to))) && !touchesPropertyNamed(part.kept.slots, joinable);
       };
       if (!fileSetChanged && added.length === 0 && removedBefore.length === 0) {
         for (const path of modified) {

@@ -10,6 +10,8 @@ export interface UnitIndex {
   unitByDeclaration: Map<ts.Node, string>;
   /** Classes and interfaces, for heritage and dispatch. */
   typeDeclarations: Array<{ id: string; node: ts.ClassLikeDeclaration | ts.InterfaceDeclaration; file: string }>;
+  /** Intersection types written anywhere in the file (`A & B`, in an alias, an annotation, a body): each joins the properties its constituents share. */
+  intersections: ts.IntersectionTypeNode[];
   /** Variable units whose value is state (let/var, or a const holding an object, array or instance). */
   stateVariables: Set<string>;
   /** Every member name declared in the repository: a property access with another name cannot reach repo code. */
@@ -29,6 +31,7 @@ export function createUnitIndex(): UnitIndex {
     units: new Map(),
     unitByDeclaration: new Map(),
     typeDeclarations: [],
+    intersections: [],
     stateVariables: new Set(),
     memberNames: new Set(),
     memberDeclarations: [],
@@ -336,6 +339,17 @@ export function collectUnits(sourceFile: ts.SourceFile, file: string, fileHash: 
 
   visitStatements(sourceFile.statements, '', file, false);
   collectJavaScriptFieldNames(sourceFile, index);
+  collectIntersections(sourceFile, index);
+}
+
+/** The walk above skips type annotations, where intersections are written: one walk of its own, only for a file with an `&` in it. */
+function collectIntersections(sourceFile: ts.SourceFile, index: UnitIndex): void {
+  if (!sourceFile.text.includes('&')) return;
+  const walk = (node: ts.Node): void => {
+    if (ts.isIntersectionTypeNode(node)) index.intersections.push(node);
+    ts.forEachChild(node, walk);
+  };
+  walk(sourceFile);
 }
 
 function collectTypeLiteralNames(node: ts.Node, index: UnitIndex): void {

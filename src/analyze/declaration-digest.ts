@@ -1,6 +1,7 @@
 import { ts } from 'ts-morph';
 import { shortHash } from '../graph/content-hash.js';
 import type { UnitIndex } from './collect-units.js';
+import { joinSites } from './join-sites.js';
 import { memberOfThis, tokenTextReader, type TokenTextReader } from './unit-text.js';
 
 /**
@@ -13,6 +14,13 @@ export type DeclarationDigest = Record<string, string>;
 
 /** The digest entry of a file's export statements (`export * from`, `export { a } from`, `export { b }`); no identifier can take this name. */
 export const EXPORTS_ENTRY = '*exports';
+
+/**
+ * The digest entry of a file's join sites (see joinSites) with the imports their names resolve
+ * through: an edit to either can join or part slots that code elsewhere reaches by names no edit
+ * changed. Only in a file that has join sites.
+ */
+export const JOINS_ENTRY = '*joins';
 
 /**
  * A file's code as the digest reads it: by tokens, so re-indenting or reflowing a declaration
@@ -121,6 +129,11 @@ export function declarationDigest(index: UnitIndex, sourceFile: ts.SourceFile | 
       return [`default ${ts.SyntaxKind[statement.kind]} ${name ?? ''}`];
     });
     if (exports.length > 0) add(EXPORTS_ENTRY, exports.join('\u0000'));
+    const sites = joinSites(index);
+    if (sites.length > 0) {
+      const imports = text.sourceFile.statements.filter((statement) => ts.isImportDeclaration(statement) || ts.isImportEqualsDeclaration(statement));
+      add(JOINS_ENTRY, [...sites, ...imports].map((node) => text.of(node)).join('\u0000'));
+    }
   }
   const digest: DeclarationDigest = {};
   for (const name of [...parts.keys()].sort()) digest[name] = shortHash(parts.get(name)!.join('\u0000'));

@@ -15,19 +15,23 @@ export class MergedUnitIndex {
   /** The merged index of exactly these files' indexes (by path). */
   update(files: ReadonlyMap<string, UnitIndex>): UnitIndex {
     let typesChanged = false;
+    let intersectionsChanged = false;
     for (const [path, part] of this.parts) {
       if (files.get(path) === part) continue;
       this.remove(part);
       this.parts.delete(path);
       typesChanged ||= part.typeDeclarations.length > 0;
+      intersectionsChanged ||= part.intersections.length > 0;
     }
     for (const [path, part] of files) {
       if (this.parts.has(path)) continue;
       this.add(part);
       this.parts.set(path, part);
       typesChanged ||= part.typeDeclarations.length > 0;
+      intersectionsChanged ||= part.intersections.length > 0;
     }
     if (typesChanged) this.merged.typeDeclarations = [...this.parts.values()].flatMap((part) => part.typeDeclarations);
+    if (intersectionsChanged) this.merged.intersections = [...this.parts.values()].flatMap((part) => part.intersections);
     return this.merged;
   }
 

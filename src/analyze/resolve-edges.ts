@@ -322,8 +322,8 @@ export class EdgeResolver {
   heritageOf(declarations: UnitIndex['typeDeclarations']): Edge[] {
     const heritage = new EdgeSink();
     for (const { id, node } of declarations) {
+      if (!this.isInProgram(node)) continue;
       const sourceFile = node.getSourceFile();
-      if (this.input.program.getSourceFile(sourceFile.fileName) !== sourceFile) continue;
       for (const clause of node.heritageClauses ?? []) {
         const isExtends = clause.token === ts.SyntaxKind.ExtendsKeyword;
         for (const type of clause.types) {
@@ -838,15 +838,18 @@ export class EdgeResolver {
    * of one name (`class C implements A, B`, `interface AB extends A, B`, `class S extends Base
    * implements I` inheriting Base's field) has one such property, whichever supertype code reaches
    * it through; the redeclaration chain follows only the first, so the roots of the others are
-   * joined to it here. Only such a type can join two roots: a single supertype's chain already
-   * ends in its root. Which roots meet depends on types anywhere in the tree, so every one is
-   * found once, before the first slot is asked for; the joined slot is the smallest id among
-   * the roots, whatever order they are met in, so a root joined to none keeps its id.
+   * joined to it here. So has a value of an intersection (`A & B`), whose property the checker
+   * gives the declarations of every constituent, of which a use is credited with the first.
+   * Only these can join two roots: a single supertype's chain already ends in its root. Which
+   * roots meet depends on types anywhere in the tree, so every one is found once, before the
+   * first slot is asked for; the joined slot is the smallest id among the roots, whatever order
+   * they are met in, so a root joined to none keeps its id.
    */
   private joinedSlot(root: string): string {
     if (!this.joinedRoots) {
       this.joinedRoots = new Map();
       for (const { node } of this.index.typeDeclarations) this.joinRootsOf(node);
+      for (const node of this.index.intersections) this.joinRootsOfIntersection(node);
     }
     let joined = root;
     for (let next = this.joinedRoots.get(joined); next !== undefined; next = this.joinedRoots.get(joined)) joined = next;
@@ -855,12 +858,28 @@ export class EdgeResolver {
 
   private joinRootsOf(type: ts.ClassLikeDeclaration | ts.InterfaceDeclaration): void {
     const supertypes = (type.heritageClauses ?? []).flatMap((clause) => clause.types);
-    // As for heritage edges: a file outside the program (a test file) has no types to ask the checker about.
-    const sourceFile = type.getSourceFile();
-    if (supertypes.length < 2 || this.input.program.getSourceFile(sourceFile.fileName) !== sourceFile) return;
+    if (supertypes.length < 2 || !this.isInProgram(type)) return;
+    this.joinRootsAcross(supertypes.map((supertype) => this.checker.getTypeAtLocation(supertype)));
+  }
+
+  /** `A & B`, and each intersection of a union the checker makes of one (`(A | B) & C` is `(A & C) | (B & C)`). */
+  private joinRootsOfIntersection(node: ts.IntersectionTypeNode): void {
+    if (!this.isInProgram(node)) return;
+    const type = this.checker.getTypeFromTypeNode(node);
+    for (const member of type.isUnion() ? type.types : [type]) if (member.isIntersection()) this.joinRootsAcross(member.types);
+  }
+
+  /** As for heritage edges: a file outside the program (a test file) has no types to ask the checker about. */
+  private isInProgram(node: ts.Node): boolean {
+    const sourceFile = node.getSourceFile();
+    return this.input.program.getSourceFile(sourceFile.fileName) === sourceFile;
+  }
+
+  /** Joins the roots of the properties of one name that several of the types have. */
+  private joinRootsAcross(types: readonly ts.Type[]): void {
     const rootsByName = new Map<string, string[]>();
-    for (const supertype of supertypes) {
-      for (const property of this.checker.getPropertiesOfType(this.checker.getTypeAtLocation(supertype))) {
+    for (const type of types) {
+      for (const property of this.checker.getPropertiesOfType(type)) {
         // As recordMemberUse reaches a member: a unit (an accessor, a method held in a field) is no slot.
         const declaration = property.declarations?.[0];
         if (!declaration || !this.isInRepository(declaration) || this.unitOfSymbol(property)) continue;

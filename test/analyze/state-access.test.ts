@@ -383,6 +383,50 @@ export function viaQ(q: Q, pq: PQ): string {
 }
 `;
 
+// A value of an intersection has one property of a name, whichever constituent declares it: as for a type with several
+// supertypes, one slot, the smallest id of theirs, for an alias of one, a parameter, a variable, and a literal typed by one.
+const INTERSECTED = `export interface Second {
+  x: number;
+}
+export interface First {
+  x: number;
+}
+export type Both = Second & First;
+export function viaBoth(both: Both): number {
+  return both.x;
+}
+export function viaSecond(second: Second): number {
+  return second.x;
+}
+export const made: Second & First = { x: 1 };
+export interface Right {
+  y: number;
+}
+export interface Left {
+  y: number;
+}
+export function setPair(pair: Right & Left): void {
+  pair.y = 2;
+}
+export function viaRight(right: Right): number {
+  return right.y;
+}
+export interface Outer {
+  z: number;
+}
+export interface Inner {
+  z: number;
+  only: number;
+}
+export function local(): number {
+  const value: Outer & Inner = { z: 3, only: 4 };
+  return value.z;
+}
+export function viaOuter(outer: Outer): number {
+  return outer.z;
+}
+`;
+
 // An object literal typed by a declaration sets the declared properties, as a constructor sets its fields.
 const LITERALS = `export interface Settings {
   x: number;
@@ -465,6 +509,7 @@ beforeAll(() => {
   writeFileSync(path.join(root, 'src/defaults.ts'), DEFAULTS);
   writeFileSync(path.join(root, 'src/joined.ts'), JOINED);
   writeFileSync(path.join(root, 'src/literals.ts'), LITERALS);
+  writeFileSync(path.join(root, 'src/intersected.ts'), INTERSECTED);
   const graph = analyzeRepository(root).graph;
   edges = graph.edges;
   slots = graph.slots.map((slot) => slot.id);
@@ -679,6 +724,26 @@ describe('a property that several supertypes of one type declare', () => {
   it('is one slot', () => {
     expect(slots.filter((id) => id.startsWith('src/joined.ts#')).sort()).toEqual([
       'src/joined.ts#Base.y', 'src/joined.ts#First.x', 'src/joined.ts#P.z',
+    ]);
+  });
+});
+
+describe('a property that several constituents of an intersection declare', () => {
+  it.each([
+    ['viaBoth', ['reads First.x@9']],
+    ['viaSecond', ['reads First.x@12']],
+    ['made', ['writes First.x@14']],
+    ['setPair', ['writes Left.y@22']],
+    ['viaRight', ['reads Left.y@25']],
+    ['local', ['reads Inner.z@36', 'writes Inner.only@35', 'writes Inner.z@35']],
+    ['viaOuter', ['reads Inner.z@39']],
+  ])('%s reaches the one slot of the joined declarations', (unit, expected) => {
+    expect(usesOf('intersected.ts', unit)).toEqual(expected);
+  });
+
+  it('is one slot', () => {
+    expect(slots.filter((id) => id.startsWith('src/intersected.ts#')).sort()).toEqual([
+      'src/intersected.ts#First.x', 'src/intersected.ts#Inner.only', 'src/intersected.ts#Inner.z', 'src/intersected.ts#Left.y',
     ]);
   });
 });
