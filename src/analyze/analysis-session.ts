@@ -368,10 +368,11 @@ export class AnalysisSession {
       const rejoined = slotsRejoined(heritageBefore, this.heritage);
       const reachesRejoined = (edge: Edge): boolean => (edge.kind === 'reads' || edge.kind === 'writes') && isTypeOrMember(edge.to, rejoined);
       if (rejoined.size > 0) for (const path of next.keys()) if (edgesBefore(path).some(reachesRejoined)) toResolve.add(path);
-      // An alias or an intersection joins slots of the types it names, which no heritage edge connects and the code reaching them
-      // need not spell. What a join site named before is not kept: every file reaching a property of a name declared more than
-      // once, the only ones a join can take in, is resolved again.
-      const joinsMoved = joinSitesMoved({
+      // An alias or an intersection joins slots of the types it names, which no heritage edge connects (a component above that holds
+      // an alias reaches past it) and the code reaching them need not spell. What a join site named before is not kept: every file
+      // reaching a property of a name declared more than once, the only ones a join can take in, is resolved again.
+      const kindOf = (id: string): string | undefined => index.units.get(id)?.kind ?? previous.get(fileOfId(id))?.units.find((unit) => unit.id === id)?.kind;
+      const joinsMoved = [...rejoined].some((id) => kindOf(id) === 'type') || joinSitesMoved({
         changed,
         removed: new Set(removedBefore),
         exportsChanged,

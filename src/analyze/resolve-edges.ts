@@ -318,7 +318,10 @@ export class EdgeResolver {
     this.index = input.index;
   }
 
-  /** The extends and implements edges of some classes and interfaces (one file's, say), resolved with the checker. */
+  /**
+   * The extends and implements edges of some classes and interfaces (one file's, say), resolved
+   * with the checker: to a class, an interface, or an alias (`implements Shape`, `type Shape = ...`).
+   */
   heritageOf(declarations: UnitIndex['typeDeclarations']): Edge[] {
     const heritage = new EdgeSink();
     for (const { id, node } of declarations) {
@@ -330,7 +333,7 @@ export class EdgeResolver {
           const target = this.unitOfSymbol(this.symbolAt(type.expression));
           if (!target) continue;
           const targetUnit = this.index.units.get(target);
-          if (!targetUnit || (targetUnit.kind !== 'class' && targetUnit.kind !== 'interface')) continue;
+          if (!targetUnit || (targetUnit.kind !== 'class' && targetUnit.kind !== 'interface' && targetUnit.kind !== 'type')) continue;
           heritage.add(isExtends ? 'extends' : 'implements', id, target, lineOf(sourceFile, type.getStart(sourceFile)));
         }
       }

@@ -425,6 +425,8 @@ export function local(): number {
 export function viaOuter(outer: Outer): number {
   return outer.z;
 }
+export type Sized = { size: number };
+export interface Box extends Sized {}
 `;
 
 // An object literal typed by a declaration sets the declared properties, as a constructor sets its fields.
@@ -745,6 +747,13 @@ describe('a property that several constituents of an intersection declare', () =
     expect(slots.filter((id) => id.startsWith('src/intersected.ts#')).sort()).toEqual([
       'src/intersected.ts#First.x', 'src/intersected.ts#Inner.only', 'src/intersected.ts#Inner.z', 'src/intersected.ts#Left.y',
     ]);
+  });
+});
+
+describe('a heritage clause naming an alias', () => {
+  // A sync follows joins through heritage edges: the one to an alias counts as the one to an interface does.
+  it('is an edge to the alias', () => {
+    expect(edges.filter((edge) => edge.from === 'src/intersected.ts#Box' && edge.kind === 'extends').map((edge) => edge.to)).toEqual(['src/intersected.ts#Sized']);
   });
 });
 

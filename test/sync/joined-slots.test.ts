@@ -53,6 +53,8 @@ const SECOND_READER = "import type { Second } from './second';\nexport function 
 const toBase = (text: string): string => text.replace("import type { First } from './first';", "import type { Base } from './base';").replace('= First;', '= Base;');
 
 const aliasCases: Array<{ name: string; files: Record<string, string>; edit: (repo: string) => void }> = [
+  { name: 'a heritage clause comes to name an alias', files: { 'src/joint.ts': JOINT.replace('Second, Pair', 'Second') }, edit: (repo) => change(repo, 'src/joint.ts', (text) => text.replace('extends Second', 'extends Second, Pair')) },
+  { name: 'a heritage clause stops naming an alias', files: { 'src/joint.ts': JOINT }, edit: (repo) => change(repo, 'src/joint.ts', (text) => text.replace('Second, Pair', 'Second')) },
   { name: 'an alias a heritage clause names comes to name another type', files: { 'src/joint.ts': JOINT }, edit: (repo) => change(repo, 'src/pair.ts', toBase) },
   { name: 'an alias a heritage clause names comes to declare the property itself', files: { 'src/joint.ts': JOINT }, edit: (repo) => change(repo, 'src/pair.ts', () => 'export type Pair = { x: number };\n') },
   { name: 'an alias of an intersection stops naming one of its types', files: { 'src/meet.ts': MEET }, edit: (repo) => change(repo, 'src/meet.ts', (text) => text.replace('Second & First', 'Second')) },
