@@ -342,9 +342,12 @@ export function collectUnits(sourceFile: ts.SourceFile, file: string, fileHash: 
   collectIntersections(sourceFile, index);
 }
 
-/** The walk above skips type annotations, where intersections are written: one walk of its own, only for a file with an `&` in it. */
+/** An `&` that is not part of `&&`, `&=` or `&&=`: most files have those, few an intersection. */
+const LONE_AMPERSAND = /(?<!&)&(?![&=])/;
+
+/** The walk above skips type annotations, where intersections are written: one walk of its own, only for a file that can hold one. */
 function collectIntersections(sourceFile: ts.SourceFile, index: UnitIndex): void {
-  if (!sourceFile.text.includes('&')) return;
+  if (!LONE_AMPERSAND.test(sourceFile.text)) return;
   const walk = (node: ts.Node): void => {
     if (ts.isIntersectionTypeNode(node)) index.intersections.push(node);
     ts.forEachChild(node, walk);
