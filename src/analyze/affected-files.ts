@@ -371,6 +371,8 @@ export interface JoinSitesInput {
   files: Iterable<string>;
   /** The text of a file's join sites now (see joinSites), empty where it has none. */
   siteTextOf: (file: string) => string;
+  /** The first and last lines of each import statement a file's join sites spell a name of (see importsOfJoinSites). */
+  siteImportLinesOf: (file: string) => Array<readonly [number, number]>;
   /** A file's edges as last resolved. */
   edgesOf: (file: string) => readonly Edge[];
 }
@@ -395,7 +397,13 @@ export function joinSitesMoved(input: JoinSitesInput): boolean {
   const importsMoved = (edge: Edge): boolean => edge.kind === 'imports' && (input.exportsChanged.has(edge.to) || input.removed.has(edge.to));
   for (const file of input.files) {
     if (input.digestOf(file, 'after')?.[JOINS_ENTRY] === undefined) continue;
-    if ((cameOrWent.size > 0 && matcher.mentionedIn(input.siteTextOf(file))) || input.edgesOf(file).some(importsMoved)) return true;
+    if (cameOrWent.size > 0 && matcher.mentionedIn(input.siteTextOf(file))) return true;
+    const moved = input.edgesOf(file).filter(importsMoved);
+    if (moved.length === 0) continue;
+    // An edge's lines are as last resolved, which only an unchanged file still has: there, only the imports the sites spell count.
+    if (input.changed.has(file)) return true;
+    const ranges = input.siteImportLinesOf(file);
+    if (moved.some((edge) => edge.lines.some((line) => ranges.some(([first, last]) => line >= first && line <= last)))) return true;
   }
   return false;
 }

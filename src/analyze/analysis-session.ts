@@ -14,7 +14,7 @@ import { type CompilerSetup, createCompilerSetup, type SettingsWarning } from '.
 import { createProgram, type ModuleResolver, toCompilerPath } from './create-program.js';
 import { annotationOf, declarationDigest, declaredNameOf, EXPORTS_ENTRY, fileOfId, hasInferredType, type DeclarationDigest } from './declaration-digest.js';
 import { discoverFiles, type DiscoveryResult, type FileStamp, type FolderListings, recordSkip, sameStamp, type SkippedFile, skipReasonOf } from './discover-files.js';
-import { joinSites } from './join-sites.js';
+import { importsOfJoinSites, joinSites } from './join-sites.js';
 import { MergedUnitIndex } from './merged-index.js';
 import { nothingToAnalyze } from './nothing-to-analyze.js';
 import { type KeptPart, keptPart, mergeResolution, type PartialPlan, planPartialResolution } from './partial-resolution.js';
@@ -379,6 +379,7 @@ export class AnalysisSession {
         digestOf: (path, when) => (when === 'before' ? previous.get(path) : next.get(path))?.digest,
         files: next.keys(),
         siteTextOf: (path) => joinSites(next.get(path)!.index).map((node) => node.getText()).join('\n'),
+        siteImportLinesOf: (path) => siteImportLines(next.get(path)!.index),
         edgesOf: edgesBefore,
       });
       const joinable = joinsMoved ? namesDeclaredMoreThanOnce([...next.values()].map((file) => file.index)) : new Set<string>();
@@ -726,6 +727,13 @@ function fieldsDecidedBy(index: UnitIndex): Map<string, string[]> {
     if (names.length > 0) decided.set(id, names);
   }
   return decided;
+}
+
+/** The lines each import statement a file's join sites spell a name of stands on, first to last. */
+function siteImportLines(index: UnitIndex): Array<readonly [number, number]> {
+  const sourceFile = sourceFileOf(index);
+  if (!sourceFile) return [];
+  return importsOfJoinSites(joinSites(index), sourceFile).map((statement) => [lineOf(sourceFile, statement.getStart(sourceFile)), lineOf(sourceFile, statement.end)] as const);
 }
 
 /** The syntax tree an index was collected from: the file unit's declaration. */

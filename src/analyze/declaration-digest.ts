@@ -1,7 +1,7 @@
 import { ts } from 'ts-morph';
 import { shortHash } from '../graph/content-hash.js';
 import type { UnitIndex } from './collect-units.js';
-import { joinSites } from './join-sites.js';
+import { importsOfJoinSites, joinSites } from './join-sites.js';
 import { memberOfThis, tokenTextReader, type TokenTextReader } from './unit-text.js';
 
 /**
@@ -131,8 +131,7 @@ export function declarationDigest(index: UnitIndex, sourceFile: ts.SourceFile | 
     if (exports.length > 0) add(EXPORTS_ENTRY, exports.join('\u0000'));
     const sites = joinSites(index);
     if (sites.length > 0) {
-      const imports = text.sourceFile.statements.filter((statement) => ts.isImportDeclaration(statement) || ts.isImportEqualsDeclaration(statement));
-      add(JOINS_ENTRY, [...sites, ...imports].map((node) => text.of(node)).join('\u0000'));
+      add(JOINS_ENTRY, [...sites, ...importsOfJoinSites(sites, text.sourceFile)].map((node) => text.of(node)).join('\u0000'));
     }
   }
   const digest: DeclarationDigest = {};

@@ -23,3 +23,26 @@ export function joinSites(index: UnitIndex): ts.Node[] {
   const aliases = [...index.unitByDeclaration.keys()].filter((node) => ts.isTypeAliasDeclaration(node) && handsOnOtherTypes(node.type));
   return [...index.intersections, ...aliases].sort((a, b) => a.pos - b.pos);
 }
+
+const IDENTIFIER = /[A-Za-z_$][\w$]*/g;
+
+/**
+ * The import statements whose names a file's join sites spell: the types they join come through
+ * these. Another import of the file, the edit made most often to a file's head, joins nothing.
+ */
+export function importsOfJoinSites(sites: readonly ts.Node[], sourceFile: ts.SourceFile): ts.Statement[] {
+  if (sites.length === 0) return [];
+  const spelled = new Set(sites.flatMap((site) => [...site.getText(sourceFile).matchAll(IDENTIFIER)].map(([word]) => word)));
+  return sourceFile.statements.filter((statement) => importedNames(statement).some((name) => spelled.has(name)));
+}
+
+/** The local names an import statement binds (`import A, { b as c } from`, `import * as ns`, `import x = require()`); none for another statement. */
+function importedNames(statement: ts.Statement): string[] {
+  if (ts.isImportEqualsDeclaration(statement)) return [statement.name.text];
+  if (!ts.isImportDeclaration(statement) || !statement.importClause) return [];
+  const { name, namedBindings } = statement.importClause;
+  const names = name ? [name.text] : [];
+  if (namedBindings && ts.isNamespaceImport(namedBindings)) names.push(namedBindings.name.text);
+  else if (namedBindings) names.push(...namedBindings.elements.map((element) => element.name.text));
+  return names;
+}

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
-import { buildHandbook, type BuildOptions, LiveHandbook, openHandbook, syncHandbook } from '../../src/index.js';
+import { buildHandbook, type BuildOptions, LiveHandbook, openHandbook, syncHandbook, type SyncSummary } from '../../src/index.js';
 import { scratchDirectory } from './paths.js';
 
 /** What the sync invariant compares: the graph, the stages with their members and summaries, the register, the overview. */
@@ -35,7 +35,7 @@ export function changeFile(repo: string, file: string, edit: (text: string) => s
  * Writes `files` into a new repository, builds it, applies `edit`, syncs (through a handbook kept
  * open, as `watch` does, or as a new `sync` process does) and checks the sync equals a cold build.
  */
-export async function expectEditSyncedAsColdBuild(options: { files: Record<string, string>; edit: (repo: string) => void; keepOpen: boolean; step: string }): Promise<void> {
+export async function expectEditSyncedAsColdBuild(options: { files: Record<string, string>; edit: (repo: string) => void; keepOpen: boolean; step: string }): Promise<SyncSummary> {
   const repo = path.join(scratchDirectory(), 'repo');
   for (const [file, text] of Object.entries(options.files)) {
     mkdirSync(path.dirname(path.join(repo, file)), { recursive: true });
@@ -45,9 +45,10 @@ export async function expectEditSyncedAsColdBuild(options: { files: Record<strin
   await buildHandbook(repo, { database });
   const live = options.keepOpen ? await LiveHandbook.open(repo, { database }) : undefined;
   options.edit(repo);
-  await (live ? live.sync() : syncHandbook(repo, { database }));
+  const summary = await (live ? live.sync() : syncHandbook(repo, { database }));
   live?.close();
   await expectSameAsColdBuild(repo, database, options.step);
+  return summary;
 }
 
 function firstDifference(a: unknown, b: unknown, where = ''): string {

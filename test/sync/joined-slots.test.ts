@@ -1,6 +1,6 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { changeFile as change, expectEditSyncedAsColdBuild } from '../helpers/handbook-snapshot.js';
 
 /**
@@ -77,6 +77,28 @@ describe('a slot joined through an alias or an intersection after an edit to it 
     for (const { name, files, edit } of aliasCases) {
       it(`${name}: sync equals a cold build, keepOpen=${keepOpen}`, () =>
         expectEditSyncedAsColdBuild({ files: { 'src/first.ts': FIRST, 'src/second.ts': SECOND, 'src/base.ts': BASE, 'src/reader.ts': READER, 'src/second-reader.ts': SECOND_READER, 'src/pair.ts': PAIR, ...files }, edit, keepOpen, step: name }));
+    }
+  }
+});
+
+/**
+ * A file's join sites count only the imports they spell: adding an import to a file with an
+ * intersection, or an export to a module it imports for something else, joins nothing, so it must
+ * not send every reader of a property declared twice to be resolved again.
+ */
+const unspelled: Array<{ name: string; edit: (repo: string) => void; resolved: number }> = [
+  { name: 'an import the intersection does not spell is added to its file', edit: (repo) => change(repo, 'src/meet.ts', (text) => `import type { Base } from './base';\n${text}`), resolved: 1 },
+  { name: 'a module the file imports for something else gains an export', edit: (repo) => change(repo, 'src/pair.ts', (text) => `${text}const extra = 1;\nexport { extra };\n`), resolved: 2 },
+];
+
+describe('an edit near a join site that joins nothing', () => {
+  for (const keepOpen of [true, false]) {
+    for (const { name, edit, resolved } of unspelled) {
+      it(`${name}: resolves ${resolved} file(s), and sync equals a cold build, keepOpen=${keepOpen}`, async () => {
+        const files = { 'src/first.ts': FIRST, 'src/second.ts': SECOND, 'src/base.ts': BASE, 'src/reader.ts': READER, 'src/second-reader.ts': SECOND_READER, 'src/pair.ts': PAIR, 'src/meet.ts': MEET };
+        const summary = await expectEditSyncedAsColdBuild({ files, edit, keepOpen, step: name });
+        expect(summary.resolvedFiles).toBe(resolved);
+      });
     }
   }
 });
