@@ -505,7 +505,7 @@ export class EdgeResolver {
   }
 
   private unitOfSymbol(symbol: ts.Symbol | undefined): string | undefined {
-    for (const declaration of symbol?.declarations ?? []) {
+    for (const declaration of declarationsOf(symbol)) {
       const id = this.index.unitByDeclaration.get(declaration);
       if (id) return id;
     }
@@ -654,7 +654,7 @@ export class EdgeResolver {
     if (!symbol?.declarations?.length) return false;
     const unit = this.unitOfSymbol(symbol);
     if (unit) return this.index.units.get(unit)?.kind === 'accessor';
-    return this.slotOf(symbol.declarations[0]!) !== undefined;
+    return this.slotOf(declarationsOf(symbol)[0]!) !== undefined;
   }
 
   /** `const { a, b: c } = source` reads `source.a` and `source.b`, as `source.a` would. */
@@ -686,7 +686,7 @@ export class EdgeResolver {
     const symbol = this.checker.getPropertyOfType(type, name.text);
     // A literal defines its own property: no accessor of the type runs, and a method it supplies is no state.
     if (!symbol?.declarations?.length || this.unitOfSymbol(symbol)) return;
-    this.recordSlotUse(symbol.declarations[0]!, true, from, line);
+    this.recordSlotUse(declarationsOf(symbol)[0]!, true, from, line);
   }
 
   /** The read of member `name` of what a pattern destructures; its type is asked for only when a member of the repository has that name. */
@@ -700,7 +700,7 @@ export class EdgeResolver {
   /** `use` tells which accessors run; `writes` whether state held in the member is stored or mutated. */
   private recordMemberUse(symbol: ts.Symbol | undefined, use: ReferenceUse, writes: boolean, from: string, line: number): void {
     if (!symbol?.declarations?.length) return;
-    const declaration = symbol.declarations[0]!;
+    const declaration = declarationsOf(symbol)[0]!;
     const unit = this.unitOfSymbol(symbol);
     if (unit) {
       const kind = this.index.units.get(unit)?.kind;
@@ -1015,4 +1015,16 @@ export class EdgeResolver {
     return undefined;
   }
 
+}
+
+/**
+ * A symbol's declarations, those of a property of a union or an intersection in source order (by
+ * file, then position). The checker lists such a property's declarations by its constituents' type
+ * ids, which follow what the program happened to check first: a kept-open program and a cold one
+ * would credit one use to different constituents, and a sync would differ from a build.
+ */
+function declarationsOf(symbol: ts.Symbol | undefined): readonly ts.Declaration[] {
+  const declarations = symbol?.declarations ?? [];
+  if (declarations.length < 2 || !(symbol!.flags & ts.SymbolFlags.Transient)) return declarations;
+  return [...declarations].sort((a, b) => compareText(a.getSourceFile().fileName, b.getSourceFile().fileName) || a.pos - b.pos);
 }
