@@ -335,7 +335,7 @@ export class AnalysisSession {
     const resolver = new EdgeResolver({ program, checker, index, repoPathOf, resolveModule, indexOfFile: (file) => next.get(file)?.index });
     // Heritage for the whole tree every time, before any file is resolved: no rule that picks files
     // to resolve again sees a base through a default import or a global, and it is one lookup per clause.
-    this.heritage = resolver.heritageOf(index.typeDeclarations);
+    this.heritage = resolver.heritageOf(index.typeDeclarations, index.intersections);
     resolver.useHeritage(this.heritage);
 
     const changed = new Set([...added, ...modified, ...removedBefore]);

@@ -267,6 +267,19 @@ function calleeText(expression: ts.Expression, sourceFile: ts.SourceFile): strin
   return text.length > 120 ? `${text.slice(0, 119)}…` : text;
 }
 
+function skipTypeParentheses(type: ts.TypeNode): ts.TypeNode {
+  while (ts.isParenthesizedTypeNode(type)) type = type.type;
+  return type;
+}
+
+/** The alias a type is the whole of, or a part of an intersection that is (`type T = A & { ... }`). */
+function aliasOfType(type: ts.TypeNode): ts.TypeAliasDeclaration | undefined {
+  let node: ts.Node = type;
+  // Up through parentheses and intersections: each part of `A & { ... }` is part of what the alias is.
+  while (ts.isParenthesizedTypeNode(node.parent) || ts.isIntersectionTypeNode(node.parent)) node = node.parent;
+  return ts.isTypeAliasDeclaration(node.parent) && node.parent.type === node ? node.parent : undefined;
+}
+
 function leftmostIdentifier(expression: ts.Expression): ts.Identifier | undefined {
   let current: ts.Expression = expression;
   for (;;) {
@@ -322,7 +335,7 @@ export class EdgeResolver {
    * The extends and implements edges of some classes and interfaces (one file's, say), resolved
    * with the checker: to a class, an interface, or an alias (`implements Shape`, `type Shape = ...`).
    */
-  heritageOf(declarations: UnitIndex['typeDeclarations']): Edge[] {
+  heritageOf(declarations: UnitIndex['typeDeclarations'], intersections: UnitIndex['intersections']): Edge[] {
     const heritage = new EdgeSink();
     for (const { id, node } of declarations) {
       if (!this.isInProgram(node)) continue;
@@ -330,15 +343,33 @@ export class EdgeResolver {
       for (const clause of node.heritageClauses ?? []) {
         const isExtends = clause.token === ts.SyntaxKind.ExtendsKeyword;
         for (const type of clause.types) {
-          const target = this.unitOfSymbol(this.symbolAt(type.expression));
-          if (!target) continue;
-          const targetUnit = this.index.units.get(target);
-          if (!targetUnit || (targetUnit.kind !== 'class' && targetUnit.kind !== 'interface' && targetUnit.kind !== 'type')) continue;
-          heritage.add(isExtends ? 'extends' : 'implements', id, target, lineOf(sourceFile, type.getStart(sourceFile)));
+          const target = this.heritageTarget(type.expression);
+          if (target) heritage.add(isExtends ? 'extends' : 'implements', id, target, lineOf(sourceFile, type.getStart(sourceFile)));
         }
       }
     }
+    // An alias of an intersection (`type Both = A & B`) is each constituent and more, as an
+    // interface extending them is: a call through A reaches a class that implements Both.
+    for (const intersection of intersections) {
+      const alias = aliasOfType(intersection);
+      const id = alias && this.isInProgram(alias) ? this.index.unitByDeclaration.get(alias) : undefined;
+      if (!id) continue;
+      const sourceFile = alias!.getSourceFile();
+      for (const constituent of intersection.types) {
+        const type = skipTypeParentheses(constituent);
+        if (!ts.isTypeReferenceNode(type)) continue;
+        const target = this.heritageTarget(type.typeName);
+        if (target && target !== id) heritage.add('extends', id, target, lineOf(sourceFile, type.getStart(sourceFile)));
+      }
+    }
     return heritage.list();
+  }
+
+  /** The repository's class, interface or alias a heritage clause or an intersection names, if any. */
+  private heritageTarget(name: ts.Node): string | undefined {
+    const target = this.unitOfSymbol(this.symbolAt(name));
+    const kind = target === undefined ? undefined : this.index.units.get(target)?.kind;
+    return kind === 'class' || kind === 'interface' || kind === 'type' ? target : undefined;
   }
 
   /** The whole hierarchy, before any file is resolved: calls through a base type reach every implementation in it. */
@@ -537,7 +568,9 @@ export class EdgeResolver {
   private ownerUnitOf(declaration: ts.Node): string | undefined {
     const owner = declaration.parent;
     if (owner && (ts.isClassLike(owner) || ts.isInterfaceDeclaration(owner))) return this.index.unitByDeclaration.get(owner);
-    return undefined;
+    // A member of an alias's type literal (`type Runner = { run(): void }`, or one part of an intersection) belongs to the alias.
+    const alias = owner && ts.isTypeLiteralNode(owner) ? aliasOfType(owner) : undefined;
+    return alias ? this.index.unitByDeclaration.get(alias) : undefined;
   }
 
   private targetOf(symbol: ts.Symbol | undefined, callee: ts.Expression): Target {
