@@ -323,6 +323,7 @@ export class EdgeResolver {
   private readonly subtypes = new Map<string, Set<string>>();
   private readonly memberUnits = new Map<string, string>();
   private readonly externalAliasCache = new Map<ts.Symbol, boolean>();
+  private readonly literalMembers = new Map<ts.ObjectLiteralExpression, ts.Type | undefined>();
   private readonly checker: ts.TypeChecker;
   private readonly index: UnitIndex;
 
@@ -706,20 +707,42 @@ export class EdgeResolver {
    * `const cfg: Settings = { x: 1 }`, `return { x: 1 }` from a function declared to return
    * Settings, `{ x: 1 } satisfies Settings`, an argument to a Settings parameter: the literal makes
    * an object of the type it is written for, and sets x of it, as a constructor sets its fields.
-   * The type is the checker's contextual type; a union of object types is left alone, since the
-   * checker does not say which member the literal is, and writing each would credit all of them.
+   * The type is the checker's contextual type; of a union, the one member the literal's own
+   * properties fit (see literalMember), and none when several do: writing each would credit all.
    */
   private visitLiteralProperty(property: ts.ShorthandPropertyAssignment | ts.PropertyAssignment, from: string, line: number): void {
     const name = property.name;
     if (!(ts.isIdentifier(name) || ts.isStringLiteral(name)) || !this.index.memberNames.has(name.text)) return;
     const contextual = this.checker.getContextualType(property.parent);
     if (!contextual) return;
-    const type = this.checker.getNonNullableType(contextual);
-    if (type.isUnion()) return;
+    const nonNullable = this.checker.getNonNullableType(contextual);
+    const type = nonNullable.isUnion() ? this.literalMember(property.parent, nonNullable) : nonNullable;
+    if (!type) return;
     const symbol = this.checker.getPropertyOfType(type, name.text);
     // A literal defines its own property: no accessor of the type runs, and a method it supplies is no state.
     if (!symbol?.declarations?.length || this.unitOfSymbol(symbol)) return;
     this.recordSlotUse(declarationsOf(symbol)[0]!, true, from, line);
+  }
+
+  /**
+   * The member of a union a literal is written as: the only one that has every property the literal
+   * spells, each with a type the literal's value fits (`{ status: 'done', ... }` of a union told
+   * apart by status). Only what the literal spells is compared, so the answer changes only with the
+   * declarations of names its file spells, which an edit elsewhere re-resolves it for.
+   */
+  private literalMember(literal: ts.ObjectLiteralExpression, union: ts.UnionType): ts.Type | undefined {
+    if (this.literalMembers.has(literal)) return this.literalMembers.get(literal);
+    const spelled = literal.properties.filter((property) => ts.isPropertyAssignment(property) || ts.isShorthandPropertyAssignment(property)).flatMap((property) => {
+      const name = property.name;
+      return ts.isIdentifier(name) || ts.isStringLiteral(name) ? [{ key: name.text, value: ts.isPropertyAssignment(property) ? property.initializer : property.name }] : [];
+    });
+    const fitting = union.types.filter((member) => spelled.every(({ key, value }) => {
+      const declared = this.checker.getPropertyOfType(member, key);
+      return declared !== undefined && this.checker.isTypeAssignableTo(this.checker.getTypeAtLocation(value), this.checker.getTypeOfSymbolAtLocation(declared, literal));
+    }));
+    const found = fitting.length === 1 ? fitting[0] : undefined;
+    this.literalMembers.set(literal, found);
+    return found;
   }
 
   /** The read of member `name` of what a pattern destructures; its type is asked for only when a member of the repository has that name. */
