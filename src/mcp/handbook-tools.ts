@@ -6,10 +6,11 @@ import { handbookStatus } from '../api/handbook-status.js';
 import { liveResolverOf } from '../api/live-resolution.js';
 import { HandbookError } from '../errors.js';
 import type { Unit } from '../graph/model.js';
-import type { Neighbour } from '../graph/program-graph.js';
+import type { Neighbour, StateAccess } from '../graph/program-graph.js';
+import { type LiveDeclaration, liveDeclarationOf } from '../locate/live-declaration.js';
 import { type LivePlace, livePlacesOf, liveLinesOf, liveSpotOf } from '../locate/live-place.js';
 import type { ResolvedLocation } from '../locate/live-resolver.js';
-import { type RegisterEntry, stageById } from '../organize/model.js';
+import { type RegisterEntry, type StateAccessRecord, stageById } from '../organize/model.js';
 import type { FreshHandbook, FreshView } from './fresh-handbook.js';
 import { resolveLocator } from './resolve-locator.js';
 import * as schemas from './tool-schemas.js';
@@ -155,7 +156,7 @@ export function registerHandbookTools(server: McpServer, fresh: FreshHandbook, l
   define('register', {
     title: 'The state register',
     description:
-      `The state register: shared state (class fields, properties of shared objects, module variables) and the execution stages it couples. Without arguments: every piece of state that two or more stages touch, with how many units write and read it, ${schemas.REGISTER_PAGE} at a time (pass nextOffset back as offset for the next page); pass stage to keep the state that stage shares. Pass slot instead of stage (an id from that list, or Owner.field) for one piece of state with the units that write it and read it, and the lines, ${schemas.RELATION_PAGE} of each at a time, paged the same way. Read it before changing state or code that touches state: a write reaches every reader, in every stage listed.`,
+      `The state register: shared state (class fields, properties of shared objects, module variables) and the execution stages it couples. Without arguments: every piece of state that two or more stages touch, with how many units write and read it, ${schemas.REGISTER_PAGE} at a time (pass nextOffset back as offset for the next page); pass stage to keep the state that stage shares. Each piece of state comes with where it is declared now (file and line, with the status of the code holding the declaration; no line when that code changed since the build or is gone). Pass slot instead of stage (an id from that list, or Owner.field) for one piece of state with the units that write it and read it, each where its code stands now (file, symbol, line, endLine and status, as entry gives callers; a frozen one has no lines), with the lines of its writes or reads (at), ${schemas.RELATION_PAGE} of each at a time, paged the same way. Read it before changing state or code that touches state: a write reaches every reader, in every stage listed.`,
     input: schemas.registerInput,
     output: schemas.registerOutput,
     annotations: READS,
@@ -166,7 +167,10 @@ export function registerHandbookTools(server: McpServer, fresh: FreshHandbook, l
         throw new HandbookError('INVALID_INPUT', 'register takes slot or stage, not both', "a slot's answer names every stage it couples; pass stage without slot for the state that stage shares");
       }
       const handbook = view.handbook();
-      const counted = ({ slot, kind, type, file, line, stages, writers, readers }: RegisterEntry) => ({ slot, kind, type, file, line, stages, writerCount: writers.length, readerCount: readers.length });
+      // One resolver for the declarations, the writers and readers listed and the freshness block, so they agree and each file is read once.
+      const resolver = liveResolverOf(handbook);
+      const declarationOf = (entry: RegisterEntry) => liveDeclarationOf(handbook.graph.getSlotOrThrow(entry.slot), (id) => handbook.graph.getUnit(id), resolver);
+      const counted = ({ slot, kind, type, stages, writers, readers }: RegisterEntry, declared: LiveDeclaration) => ({ slot, kind, type, ...declared, stages, writerCount: writers.length, readerCount: readers.length });
       if (reference !== undefined) {
         const slot = handbook.graph.getSlotOrThrow(reference).id;
         const entry = handbook.register.find((candidate) => candidate.slot === slot);
@@ -176,13 +180,19 @@ export function registerHandbookTools(server: McpServer, fresh: FreshHandbook, l
             value: { stager: handbook.organized.stager, slots: [], slotCount: 0, freshness: await view.freshness() },
           };
         }
-        const { first: writers, second: readers, next, note } = pageOfBoth(entry.writers, entry.readers, askedOffset ?? 0, askedLimit ?? schemas.RELATION_PAGE);
+        const { first, second, next, note } = pageOfBoth(entry.writers, entry.readers, askedOffset ?? 0, askedLimit ?? schemas.RELATION_PAGE);
+        const accesses = (records: readonly StateAccessRecord[]): Promise<Array<LivePlace<StateAccess>>> =>
+          livePlacesOf(records.map((record) => ({ unit: handbook.graph.getUnitOrThrow(record.unit), lines: record.lines })), resolver);
+        const [{ declaring, declared }, writers, readers] = await Promise.all([declarationOf(entry), accesses(first), accesses(second)]);
         return {
           summary: `${slot}: ${entry.writers.length} writers, ${entry.readers.length} readers, stages ${entry.stages.join(', ')}${note}`,
           value: {
-            stager: handbook.organized.stager, slots: [{ ...counted(entry), writers, readers }], slotCount: 1,
+            stager: handbook.organized.stager,
+            // Writes and reads lie in the writer's or reader's own code, so each moves with it.
+            slots: [{ ...counted(entry, declared), writers: writers.map(accessJson), readers: readers.map(accessJson) }],
+            slotCount: 1,
             ...(next === undefined ? {} : { nextOffset: next }),
-            freshness: await view.freshness([...writers, ...readers].map((access) => access.unit)),
+            freshness: await view.freshness([declaring.id, ...[...first, ...second].map((access) => access.unit)], resolver),
           },
         };
       }
@@ -191,7 +201,7 @@ export function registerHandbookTools(server: McpServer, fresh: FreshHandbook, l
       if (stage !== undefined) stageById(handbook.organized, stage);
       // The whole register of a large harness runs to megabytes; what couples stages is what a change must respect, and fits a model's context.
       const shared = handbook.register.filter((entry) => entry.stages.length > 1 && (stage === undefined || entry.stages.includes(stage)));
-      const slots = shared.slice(offset, offset + limit).map(counted);
+      const slots = await Promise.all(shared.slice(offset, offset + limit).map(async (entry) => counted(entry, (await declarationOf(entry)).declared)));
       const next = offset + slots.length < shared.length ? offset + slots.length : undefined;
       const page = slots.length === shared.length ? '' : slots.length === 0 ? `; none past ${shared.length}` : `; ${offset + 1}-${offset + slots.length} here${next === undefined ? '' : `, offset ${next} for more`}`;
       return {
@@ -264,13 +274,24 @@ function pageOfBoth<A, B>(first: readonly A[], second: readonly B[], offset: num
  * when that code changed since the build or is gone, since no line of the build's says where they are.
  */
 function neighbourJson({ listed: neighbour, live }: LivePlace<Neighbour>, callsInUnit: Unit, callsInLive: ResolvedLocation) {
-  const at = liveLinesOf(neighbour.lines, callsInUnit, callsInLive);
   return {
     id: neighbour.unit.id,
-    ...liveSpotOf(neighbour.unit, live),
+    ...placeJson(neighbour.unit, live, liveLinesOf(neighbour.lines, callsInUnit, callsInLive)),
+    ...(neighbour.via ? { via: neighbour.via } : {}),
+  };
+}
+
+/** A writer or reader where its code stands now, as a neighbour is; its writes or reads lie in its own code and move with it. */
+function accessJson({ listed: access, live }: LivePlace<StateAccess>) {
+  return { unit: access.unit.id, ...placeJson(access.unit, live, liveLinesOf(access.lines, access.unit, live)) };
+}
+
+/** A listed unit's live place, with the lines recorded inside some unit's code where they stand now, when known. */
+function placeJson(unit: Unit, live: ResolvedLocation, at: number[] | undefined) {
+  return {
+    ...liveSpotOf(unit, live),
     ...(live.status === 'frozen' ? {} : { line: live.line, endLine: live.endLine }),
     ...(at ? { at } : {}),
-    ...(neighbour.via ? { via: neighbour.via } : {}),
     status: live.status,
     ...(live.reason ? { reason: live.reason } : {}),
   };

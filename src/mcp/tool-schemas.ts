@@ -92,7 +92,29 @@ export const stageOutput = stageSchema.extend({
   freshness: freshnessSchema,
 });
 
-const accessSchema = z.object({ unit: z.string(), lines: z.array(line) });
+const liveStatusWords = 'fresh: its code is as the handbook has it (its lines may have shifted); changed: edited since; moved: the same code now stands at file and symbol; frozen: gone from disk, reason says why.';
+
+/**
+ * A listed unit (a caller, a callee, a writer, a reader) where its code stands now, as entry's own
+ * locator is: an answer read from a handbook behind the disk still points at the live code.
+ */
+const livePlaceShape = {
+  file: z.string().describe('The file that holds its code now: the one it moved to when moved, the one it was in when frozen.'),
+  symbol: z.string().describe('Its name in that file: a moved unit may have a new one.'),
+  line: line.optional().describe('Where the unit starts now, in file. Absent when frozen: the code is gone.'),
+  endLine: line.optional().describe('Where it ends now. Absent when frozen.'),
+  status: liveStatusSchema.describe(liveStatusWords),
+  reason: z.string().optional(),
+};
+
+const accessSchema = z.object({
+  unit: z.string(),
+  ...livePlaceShape,
+  at: z
+    .array(line)
+    .optional()
+    .describe("Lines where it writes or reads the state now, in its own code. Absent when that code changed since the build or is gone, as no line of the build's says where the access stands then."),
+});
 
 /** About 25 KB: the 334 pieces of state gemini-cli-core's stages share ran to 75 KB in one answer. */
 export const REGISTER_PAGE = 100;
@@ -119,13 +141,15 @@ export const registerOutput = z.object({
       slot: z.string().describe('path/to/file.ts#Owner.field, or the unit id of a module variable.'),
       kind: z.string(),
       type: z.string(),
-      file: z.string(),
-      line,
+      file: z.string().describe('The file that declares it now: the one the code holding the declaration (the module variable, or the class, interface or type that owns it) moved to when moved, the one it was in when frozen.'),
+      line: line.optional().describe("Where it is declared now. Absent when the code holding the declaration changed since the build (an edit inside may have moved it) or is gone: no line of the build's says where it stands then."),
+      status: liveStatusSchema.describe(`The code holding the declaration. ${liveStatusWords}`),
+      reason: z.string().optional(),
       stages: z.array(z.string()).describe('Stages whose units touch this state: a change to it reaches all of them.'),
       writerCount: z.number().int().describe('Units that write it, in all.'),
       readerCount: z.number().int().describe('Units that read it, in all.'),
-      writers: z.array(accessSchema).optional().describe('With slot: one page of the units that write it, with the lines.'),
-      readers: z.array(accessSchema).optional().describe('With slot: one page of the units that read it, with the lines.'),
+      writers: z.array(accessSchema).optional().describe('With slot: one page of the units that write it, each where its code stands now, with the lines of the writes.'),
+      readers: z.array(accessSchema).optional().describe('With slot: one page of the units that read it, each where its code stands now, with the lines of the reads.'),
     }),
   ),
   slotCount: z.number().int().describe('Pieces of state in the whole answer, of which slots is one page.'),
@@ -141,20 +165,15 @@ export const entryInput = z
   })
   .strict();
 
-/** A caller or callee where its code stands now, as the unit's own locator is: an answer read from a handbook behind the disk still points at the live code. */
+/** A caller or callee where its code stands now. */
 const neighbourSchema = z.object({
   id: z.string(),
-  file: z.string().describe('The file that holds its code now: the one it moved to when moved, the one it was in when frozen.'),
-  symbol: z.string().describe('Its name in that file: a moved unit may have a new one.'),
-  line: line.optional().describe('Where the neighbouring unit starts now, in file. Absent when frozen: the code is gone.'),
-  endLine: line.optional().describe('Where it ends now. Absent when frozen.'),
+  ...livePlaceShape,
   at: z
     .array(line)
     .optional()
     .describe("Lines where the call is now: in the caller's code for a caller, in this unit's code for a callee. Absent when that code changed since the build or is gone, as no line of the build's says where the call stands then."),
   via: z.enum(['direct', 'dispatch']).optional().describe('dispatch: the call goes through an interface or an override.'),
-  status: liveStatusSchema.describe('fresh: its code is as the handbook has it (its lines may have shifted); changed: edited since; moved: the same code now stands at file and symbol; frozen: gone from disk, reason says why.'),
-  reason: z.string().optional(),
 });
 
 export const entryOutput = z.object({

@@ -28,3 +28,33 @@ export function editNeighbours(repo: string): void {
   const truncate = path.join(repo, 'src/tools/truncate.ts');
   writeFileSync(truncate, readFileSync(truncate, 'utf8').replace(/\/\*\*\n \* Shortens[\s\S]*$/, ''));
 }
+
+/** Where webFetchSchema moves to in `editStateAccessors`, one line up from where the build saw it. */
+export const SCHEMA_FILE = 'src/tools/webFetchSchema.ts';
+
+/**
+ * Edits the mini-harness fixture around the writers of ToolSchema.description (declared at
+ * src/tools/validate.ts:6, inside ToolSchema at 4-9), as happens between a build and the next sync:
+ * - two lines above ToolSchema: the declaration stands two lines down, at 8;
+ * - two lines above shellSchema (built at src/tools/shell.ts:6-15, writing at 8): its write at 10;
+ * - webFetchSchema (built at src/tools/webFetch.ts:4-12, writing at 6) moves unchanged to
+ *   SCHEMA_FILE, at 3-11, writing at 5;
+ * - readFileSchema is deleted from src/tools/files.ts;
+ * - editFileSchema's description changes, so no line of the build's says where its write is now;
+ * - EMPTY_SCHEMA (src/tools/registry.ts, writing at 19) stays as built.
+ */
+export function editStateAccessors(repo: string): void {
+  const prepend = (file: string, lines: string): void => writeFileSync(path.join(repo, file), `${lines}${readFileSync(path.join(repo, file), 'utf8')}`);
+  prepend('src/tools/validate.ts', '// Tool argument schemas.\n\n');
+  prepend('src/tools/shell.ts', '// Runs commands.\n\n');
+  const webFetch = path.join(repo, 'src/tools/webFetch.ts');
+  const webFetchLines = readFileSync(webFetch, 'utf8').split('\n');
+  const moved = webFetchLines.splice(3, 9);
+  writeFileSync(webFetch, webFetchLines.join('\n'));
+  writeFileSync(path.join(repo, SCHEMA_FILE), ["import type { ToolSchema } from './validate.js';", '', ...moved, ''].join('\n'));
+  const files = path.join(repo, 'src/tools/files.ts');
+  const edited = readFileSync(files, 'utf8')
+    .replace(/export const readFileSchema[\s\S]*?\n};\n\n/, '')
+    .replace('Replace one exact occurrence of oldText with newText in a file.', 'Replace the one occurrence of oldText with newText.');
+  writeFileSync(files, edited);
+}

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildHandbook } from '../../src/api/build-handbook.js';
 import { FreshHandbook, type FreshView } from '../../src/mcp/fresh-handbook.js';
 import { registerHandbookTools } from '../../src/mcp/handbook-tools.js';
-import { editNeighbours, MASK_FILE } from '../helpers/neighbour-edits.js';
+import { editNeighbours, editStateAccessors, MASK_FILE, SCHEMA_FILE } from '../helpers/neighbour-edits.js';
 import { copyOfFixture } from '../helpers/paths.js';
 
 const SECRETS = 'src/security/secrets.ts';
@@ -117,5 +117,47 @@ describe('the MCP entry tool', () => {
     expect(changed).not.toHaveProperty('at');
     // maskSecrets' own calls moved with it, 24 lines up.
     expect(callees).toEqual([expect.objectContaining({ id: `${SECRETS}#redactValue`, file: SECRETS, line: 21, endLine: 24, at: [6, 11], status: 'fresh' })]);
+  });
+});
+
+describe('the MCP register tool', () => {
+  it('places a slot\'s declaration, writers and readers where their code stands now, when the code changed since the handbook read: shifted lines, a new file, or gone', async () => {
+    const repo = await builtCopy();
+    const { call, editAfterNextSync } = await toolsOver(repo);
+    editAfterNextSync(() => editStateAccessors(repo));
+    const answer = await call('register', { slot: 'ToolSchema.description' });
+    const [slot] = answer.slots;
+    // ToolSchema is the build's code, two lines down.
+    expect(slot).toMatchObject({ slot: 'src/tools/validate.ts#ToolSchema.description', file: 'src/tools/validate.ts', line: 8, status: 'fresh', writerCount: 6 });
+    const writer = (symbol: string): Structured => slot.writers.find((access: Structured) => access.unit.endsWith(`#${symbol}`));
+    expect(writer('shellSchema')).toEqual({ unit: 'src/tools/shell.ts#shellSchema', file: 'src/tools/shell.ts', symbol: 'shellSchema', line: 8, endLine: 17, at: [10], status: 'fresh' });
+    expect(writer('webFetchSchema')).toMatchObject({ unit: 'src/tools/webFetch.ts#webFetchSchema', file: SCHEMA_FILE, symbol: 'webFetchSchema', line: 3, endLine: 11, at: [5], status: 'moved' });
+    expect(writer('EMPTY_SCHEMA')).toMatchObject({ file: 'src/tools/registry.ts', line: 19, at: [19], status: 'fresh' });
+    const gone = writer('readFileSchema');
+    expect(gone).toMatchObject({ file: 'src/tools/files.ts', symbol: 'readFileSchema', status: 'frozen', reason: 'readFileSchema is no longer in src/tools/files.ts' });
+    for (const field of ['line', 'endLine', 'at']) expect(gone).not.toHaveProperty(field);
+    // The write is somewhere in the changed code still, but no line of the build's says where.
+    const changed = writer('editFileSchema');
+    expect(changed).toMatchObject({ file: 'src/tools/files.ts', line: 5, endLine: 14, status: 'changed' });
+    expect(changed).not.toHaveProperty('at');
+    expect(slot.readers).toContainEqual({ unit: 'src/agent/promptBuilder.ts#buildSystemPrompt', file: 'src/agent/promptBuilder.ts', symbol: 'buildSystemPrompt', line: 16, endLine: 27, at: [17], status: 'fresh' });
+    expect(answer.freshness.frozen).toEqual([{ unit: 'src/tools/files.ts#readFileSchema', reason: 'readFileSchema is no longer in src/tools/files.ts' }]);
+  });
+
+  it('gives no line for a declaration whose owner changed or is gone since the handbook read, and says why', async () => {
+    const repo = await builtCopy();
+    const { call, editAfterNextSync } = await toolsOver(repo);
+    const validate = path.join(repo, 'src/tools/validate.ts');
+    editAfterNextSync(() => writeFileSync(validate, readFileSync(validate, 'utf8').replace("  type: 'object';\n", "  type: 'object';\n  title?: string;\n")));
+    // The state shared across stages is placed alike: an edit inside ToolSchema may have moved any of its properties.
+    const listed = (await call('register', {})).slots.find((slot: Structured) => slot.slot === 'src/tools/validate.ts#ToolSchema.description');
+    expect(listed).toMatchObject({ file: 'src/tools/validate.ts', status: 'changed', reason: 'ToolSchema changed since the build' });
+    expect(listed).not.toHaveProperty('line');
+
+    editAfterNextSync(() => rmSync(validate));
+    const answer = await call('register', { slot: 'ToolSchema.description' });
+    expect(answer.slots[0]).toMatchObject({ file: 'src/tools/validate.ts', status: 'frozen', reason: 'src/tools/validate.ts no longer exists' });
+    expect(answer.slots[0]).not.toHaveProperty('line');
+    expect(answer.freshness.frozen).toContainEqual({ unit: 'src/tools/validate.ts#ToolSchema', reason: 'src/tools/validate.ts no longer exists' });
   });
 });

@@ -199,8 +199,9 @@ describe('handbook mcp', () => {
 
     const register = await call(client, 'register', { slot: 'SessionStore.history' });
     expect(register.slots).toHaveLength(1);
-    expect(register.slots[0]).toMatchObject({ slot: 'src/session/sessionStore.ts#SessionStore.history', writerCount: 5, readerCount: 2 });
+    expect(register.slots[0]).toMatchObject({ slot: 'src/session/sessionStore.ts#SessionStore.history', file: 'src/session/sessionStore.ts', line: 21, status: 'fresh', writerCount: 5, readerCount: 2 });
     expect(register.slots[0].writers).toHaveLength(5);
+    expect(register.slots[0].writers).toContainEqual({ unit: 'src/session/sessionStore.ts#SessionStore.load', file: 'src/session/sessionStore.ts', symbol: 'SessionStore.load', line: 68, endLine: 74, at: [73], status: 'fresh' });
     expect(register.freshness.frozen).toEqual([]);
     const coupling = (await call(client, 'register')).slots;
     expect(coupling.length).toBeGreaterThan(5);
