@@ -6,7 +6,7 @@ import path from 'node:path';
 import { liveResolverOf, liveSourceOf } from '../../src/api/live-resolution.js';
 import type { LiveResolver } from '../../src/locate/live-resolver.js';
 import { calleesTool, callersTool, entryTool, stageTool, stateTool } from '../../src/harness/tools/handbook-tools.js';
-import { editNeighbours } from '../helpers/neighbour-edits.js';
+import { editNeighbours, editStateAccessors, SCHEMA_FILE } from '../helpers/neighbour-edits.js';
 import { copyOfFixture, scratchDirectory } from '../helpers/paths.js';
 import { copyOfTaskFixture } from '../helpers/harness-run.js';
 
@@ -31,7 +31,7 @@ describe('the planner navigation tools', () => {
     writeFileSync(path.join(repo, 'src/readers.ts'), `import { counter } from './state';\n${readers}`);
     await buildHandbook(repo, {});
     const handbook = openHandbook(repo);
-    // Each listed reader is placed live; the twenty not shown cost no resolution, and one resolver serves the answer.
+    // The declaration and each listed reader are placed live; the twenty not shown cost no resolution, and one resolver serves the answer.
     const resolvers: LiveResolver[] = [];
     const resolved: string[] = [];
     const liveResolver = (): LiveResolver => {
@@ -51,7 +51,8 @@ describe('the planner navigation tools', () => {
     const listed = answer.content.split('\n').filter((line) => line.startsWith('- src/readers.ts#read'));
     expect(listed).toHaveLength(40);
     expect(resolvers).toHaveLength(1);
-    expect(resolved).toEqual(['src/state.ts#bump', ...listed.map((line) => line.slice(2, line.indexOf(' (')))]);
+    expect(answer.content).toMatch(/^src\/state\.ts#counter \(module-variable\), declared at src\/state\.ts:1\n/);
+    expect(resolved).toEqual(['src/state.ts#counter', 'src/state.ts#bump', ...listed.map((line) => line.slice(2, line.indexOf(' (')))]);
     expect(answer.content).toMatch(/\(20 more not shown\)$/);
   });
 
@@ -104,5 +105,34 @@ describe('the planner navigation tools', () => {
     expect(entry.content).toContain('\nat src/tools/shell.ts:29-41\n');
     expect(entry.content).toContain('src/security/secrets.ts#maskSecrets (moved to src/security/mask.ts#maskSecrets)');
     expect(entry.content).toContain('src/tools/truncate.ts#truncateOutput (gone)');
+  });
+
+  it('place a piece of state\'s declaration and its writers where their code stands now, and say when the declaration cannot be placed', async () => {
+    const repo = copyOfFixture();
+    await buildHandbook(repo, {});
+    // The handbook is not rebuilt after the edits.
+    editStateAccessors(repo);
+
+    const handbook = openHandbook(repo, { withUnresolved: false });
+    const context = { handbook: { ...handbook, readSource: liveSourceOf(handbook), liveResolver: () => liveResolverOf(handbook) } } as unknown as ToolContext;
+    const signal = new AbortController().signal;
+    const state = await stateTool.run({ slot: 'ToolSchema.description' }, context, signal);
+    // ToolSchema is the build's code, two lines down.
+    expect(state.content).toMatch(/^src\/tools\/validate\.ts#ToolSchema\.description \(property: string\), declared at src\/tools\/validate\.ts:8\n/);
+    expect(state.content).toMatch(/^- src\/tools\/shell\.ts#shellSchema \(src\/tools\/shell\.ts:8-17, stage [^)]*\) at line 10$/m);
+    expect(state.content).toContain(`- src/tools/webFetch.ts#webFetchSchema (moved to ${SCHEMA_FILE}:3-11, stage `);
+    expect(state.content).toMatch(/^- src\/tools\/files\.ts#readFileSchema \(gone: readFileSchema is no longer in src\/tools\/files\.ts, stage [^)]*\) \(at lines not known now/m);
+
+    // An edit inside ToolSchema may have moved any of its properties: no line of the build's is given for one.
+    const validate = path.join(repo, 'src/tools/validate.ts');
+    writeFileSync(validate, readFileSync(validate, 'utf8').replace("  type: 'object';\n", "  type: 'object';\n  title?: string;\n"));
+    const changed = await stateTool.run({ slot: 'ToolSchema.description' }, context, signal);
+    expect(changed.content).toMatch(/^src\/tools\/validate\.ts#ToolSchema\.description \(property: string\), declared in src\/tools\/validate\.ts, at a line not known now \(ToolSchema changed since the build\)\n/);
+
+    // A module variable starts where its own unit does, edited or not: EMPTY_SCHEMA (registry.ts:19) one line down and edited.
+    const registry = path.join(repo, 'src/tools/registry.ts');
+    writeFileSync(registry, readFileSync(registry, 'utf8').replace("const EMPTY_SCHEMA: ToolSchema = { type: 'object', description: ''", "// No arguments.\nconst EMPTY_SCHEMA: ToolSchema = { type: 'object', description: 'none'"));
+    const variable = await stateTool.run({ slot: 'EMPTY_SCHEMA' }, context, signal);
+    expect(variable.content).toMatch(/^src\/tools\/registry\.ts#EMPTY_SCHEMA \(module-variable\), declared at src\/tools\/registry\.ts:20, changed since the build\n/);
   });
 });

@@ -3,19 +3,20 @@ import { HandbookError } from '../../errors.js';
 import type { Unit } from '../../graph/model.js';
 import type { Neighbour, StateAccess } from '../../graph/program-graph.js';
 import { type LiveUnit, liveUnitsOf } from '../../locate/live-file-units.js';
+import { liveDeclarationOf } from '../../locate/live-declaration.js';
 import { livePlacesOf, liveSpotOf } from '../../locate/live-place.js';
 import type { LiveResolver, ResolvedLocation } from '../../locate/live-resolver.js';
 import { type Stage, type StageMember, stageById } from '../../organize/model.js';
 import type { HandbookView, ToolContext } from '../tool-context.js';
 import type { ToolContract, ToolOutput } from '../tool-contract.js';
-import { idPhrase, liveLinesPhrase, ownLinesPhrase, placePhrase } from './place-phrases.js';
+import { declarationPhrase, idPhrase, liveLinesPhrase, ownLinesPhrase, placePhrase } from './place-phrases.js';
 
 /**
  * The planner's navigation tools: the handbook's stages, units, call graph and state register,
  * read-only. `entry` hands out the locator a plan cites, taken from the live file so that a
  * handbook behind the code cannot give the planner a stale one; every other place they print (a
- * unit's lines, its callers', callees' and state accessors', the lines of a call) is the live one
- * too, since the planner reads and cites what it is shown.
+ * unit's lines, its callers', callees' and state accessors', the lines of a call, where a piece of
+ * state is declared) is the live one too, since the planner reads and cites what it is shown.
  */
 
 const LISTED_MEMBERS = 80;
@@ -169,8 +170,9 @@ export const stateTool: ToolContract<z.output<typeof stateInput>, ToolContext> =
           );
         const writers = handbook.graph.writers(slot.id);
         const readers = handbook.graph.readers(slot.id);
+        const { declared } = await liveDeclarationOf(slot, (id) => handbook.graph.getUnit(id), resolver);
         const lines = [
-          `${slot.id} (${slot.kind}${slot.type ? `: ${slot.type}` : ''}), declared at ${slot.file}:${slot.line}`,
+          `${slot.id} (${slot.kind}${slot.type ? `: ${slot.type}` : ''}), ${declarationPhrase(declared)}`,
           `couples stages: ${entry && entry.stages.length > 0 ? entry.stages.join(', ') : 'none'}`,
           listing('writers', await access(writers), writers.length),
           listing('readers', await access(readers), readers.length),

@@ -1,4 +1,5 @@
 import type { Unit } from '../../graph/model.js';
+import type { LiveDeclaration } from '../../locate/live-declaration.js';
 import { liveLinesOf } from '../../locate/live-place.js';
 import type { ResolvedLocation } from '../../locate/live-resolver.js';
 import { linesPhrase } from '../../text/line-list.js';
@@ -38,4 +39,12 @@ export function idPhrase(unit: Unit, live: ResolvedLocation): string {
 export function liveLinesPhrase(lines: readonly number[], unit: Unit, live: ResolvedLocation): string {
   const now = liveLinesOf(lines, unit, live);
   return now ? `at ${linesPhrase(now)}` : '(at lines not known now: the code they were in changed since the build)';
+}
+
+/** "declared at src/a.ts:12", or where it was declared and why its line is not known now. */
+export function declarationPhrase(declared: LiveDeclaration): string {
+  if (declared.status === 'frozen') return `declared in ${declared.file} when the handbook was built, gone now: ${declared.reason ?? 'its code is no longer there'}`;
+  if (declared.line === undefined) return `declared in ${declared.file}, at a line not known now (${declared.reason ?? 'the code holding it changed since the build'})`;
+  const since = declared.status === 'moved' ? ', moved there since the build' : declared.status === 'changed' ? ', changed since the build' : '';
+  return `declared at ${declared.file}:${declared.line}${since}`;
 }
