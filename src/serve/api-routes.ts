@@ -36,12 +36,19 @@ function askLimit(query: URLSearchParams): number | undefined {
 /** The JSON answer of one GET under /api/ (the event stream aside); throws ApiError or a library error. */
 export async function answerApi(pathname: string, query: URLSearchParams, context: ApiContext): Promise<unknown> {
   const stage = /^\/api\/stage\/([^/]+)$/.exec(pathname);
-  if (stage) return stageAnswer(context.current.read(), decodeSegment(stage[1]!));
+  if (stage) {
+    const handbook = context.current.read();
+    return stageAnswer(handbook, decodeSegment(stage[1]!), new LiveUnits(handbook));
+  }
   switch (pathname) {
-    case '/api/overview':
-      return overviewAnswer(context.current.read());
-    case '/api/register':
-      return registerAnswer(context.current.read());
+    case '/api/overview': {
+      const handbook = context.current.read();
+      return overviewAnswer(handbook, new LiveUnits(handbook));
+    }
+    case '/api/register': {
+      const handbook = context.current.read();
+      return registerAnswer(handbook, new LiveUnits(handbook));
+    }
     case '/api/graph': {
       const handbook = context.current.read();
       return graphAnswer(handbook, primaryStages(handbook));

@@ -9,9 +9,36 @@ import { EDGE_KINDS, UNIT_KINDS } from '../graph/model.js';
 
 const line = z.number().int().positive();
 
-/** A place in the code a view links to: a unit and the line to show in its file. */
+/** A place in the code a view links to: a unit and the line to show in its file, as the build recorded them. */
 export const siteSchema = z.strictObject({ unit: z.string(), symbol: z.string(), file: z.string(), line });
 export type Site = z.infer<typeof siteSchema>;
+
+const liveStatusSchema = z.enum(['fresh', 'changed', 'moved', 'frozen']);
+
+/**
+ * Where a listed unit's code stands now, in the unit answer's own live words: its status, and
+ * unless it is gone from disk (frozen, `reason` says why) the file and symbol that hold it now and
+ * its lines there. A view shows these; the build's fields stay the link.
+ */
+const liveFields = {
+  status: liveStatusSchema,
+  reason: z.string().optional(),
+  liveFile: z.string().optional(),
+  liveSymbol: z.string().optional(),
+  liveLine: line.optional(),
+  liveEndLine: line.optional(),
+};
+
+/** A site with where its unit's code stands now: a stage's entry point. */
+export const liveSiteSchema = siteSchema.extend(liveFields);
+export type LiveSite = z.infer<typeof liveSiteSchema>;
+
+/** A slot's writer or reader: `line` is its first access, as the build recorded it. */
+export const accessSiteSchema = liveSiteSchema.extend({
+  /** That access where it stands now; absent when the accessor's code changed or is gone, as no line of the build's says where the access is then. */
+  liveAccessLine: line.optional(),
+});
+export type AccessSite = z.infer<typeof accessSiteSchema>;
 
 export const errorResponseSchema = z.strictObject({ error: z.string() });
 export type ErrorResponse = z.infer<typeof errorResponseSchema>;
@@ -29,7 +56,7 @@ export const overviewResponseSchema = z.strictObject({
       position: z.number().int().nonnegative(),
       summary: z.string(),
       unitCount: z.number().int().nonnegative(),
-      entryPoints: z.array(siteSchema),
+      entryPoints: z.array(liveSiteSchema),
     }),
   ),
   /** State shared across stages: `Owner.field` and the stages it couples. */
@@ -43,9 +70,9 @@ export const stageResponseSchema = z.strictObject({
   position: z.number().int().nonnegative(),
   summary: z.string(),
   members: z.array(
-    z.strictObject({ unit: z.string(), symbol: z.string(), kind: z.enum(UNIT_KINDS), file: z.string(), line, endLine: line, primary: z.boolean() }),
+    z.strictObject({ unit: z.string(), symbol: z.string(), kind: z.enum(UNIT_KINDS), file: z.string(), line, endLine: line, primary: z.boolean(), ...liveFields }),
   ),
-  entryPoints: z.array(siteSchema),
+  entryPoints: z.array(liveSiteSchema),
 });
 export type StageResponse = z.infer<typeof stageResponseSchema>;
 
@@ -58,27 +85,18 @@ export const registerResponseSchema = z.strictObject({
       name: z.string(),
       type: z.string(),
       stages: z.array(z.string()),
-      writers: z.array(siteSchema),
-      readers: z.array(siteSchema),
+      writers: z.array(accessSiteSchema),
+      readers: z.array(accessSiteSchema),
     }),
   ),
 });
 export type RegisterResponse = z.infer<typeof registerResponseSchema>;
 
-const liveStatusSchema = z.enum(['fresh', 'changed', 'moved', 'frozen']);
-
 /**
  * A caller or callee of the unit shown: the site the build recorded (a caller's `line` is its first
- * call, a callee's its first line), with where its code stands now, in the unit's own live words.
- * A frozen neighbour is gone from disk and has no live place; `reason` says why.
+ * call, a callee's its first line), with where its code stands now.
  */
-export const neighbourSchema = siteSchema.extend({
-  status: liveStatusSchema,
-  reason: z.string().optional(),
-  liveFile: z.string().optional(),
-  liveSymbol: z.string().optional(),
-  liveLine: line.optional(),
-  liveEndLine: line.optional(),
+export const neighbourSchema = liveSiteSchema.extend({
   /** A caller's first call, where it stands now; absent for a callee, and when the caller's code changed or is gone, as no line of the build's says where the call is then. */
   liveCallLine: line.optional(),
 });

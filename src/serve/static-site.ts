@@ -85,11 +85,12 @@ export async function writeStaticSite(repo: string, out: string, options: Static
   write('static.json', { static: true } satisfies StaticMarker);
 
   const stageOf = primaryStages(handbook);
-  write('overview.json', overviewAnswer(handbook));
-  write('register.json', registerAnswer(handbook));
-  write('graph.json', graphAnswer(handbook, stageOf));
-  for (const stage of handbook.organized.stages) write(`stages/${stage.id}.json`, stageAnswer(handbook, stage.id));
+  // One resolver for the whole site: its lists place units as its unit pages do, each file read once.
   const live = new LiveUnits(handbook);
+  write('overview.json', await overviewAnswer(handbook, live));
+  write('register.json', await registerAnswer(handbook, live));
+  write('graph.json', graphAnswer(handbook, stageOf));
+  for (const stage of handbook.organized.stages) write(`stages/${stage.id}.json`, await stageAnswer(handbook, stage.id, live));
   // A unit's page shows the file its code stands in now, which for a moved unit may be one the build never read.
   const movedInto = new Set<string>();
   for (const unit of handbook.graph.units) {

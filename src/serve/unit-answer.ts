@@ -1,9 +1,10 @@
 import type { Handbook } from '../api/open-handbook.js';
 import type { Neighbour as GraphNeighbour } from '../graph/program-graph.js';
-import { type LivePlace, liveLinesOf, livePlacesOf, liveSpotOf } from '../locate/live-place.js';
+import { type LivePlace, livePlacesOf, liveSpotOf } from '../locate/live-place.js';
 import type { Neighbour, UnitResponse } from './api-schemas.js';
 import { ApiError } from './api-error.js';
 import type { LiveUnits } from './live-units.js';
+import { liveLineIn, liveSiteOf } from './sites.js';
 
 /** One unit with where it stands on disk now, its stage, and the units it calls and is called by, each where it stands now too. */
 export async function unitAnswer(handbook: Handbook, id: string, live: LiveUnits, stageOf: ReadonlyMap<string, string>): Promise<UnitResponse> {
@@ -38,12 +39,8 @@ export async function unitAnswer(handbook: Handbook, id: string, live: LiveUnits
   };
 }
 
-/** A neighbour as the site the build recorded (at `call`, a line inside it, when given), with where its code stands now; gone code has no live place. */
+/** A neighbour as the site the build recorded (at `call`, a line inside it, when given), with where its code stands now. */
 function neighbourOf({ listed: { unit }, live }: LivePlace<GraphNeighbour>, call?: number): Neighbour {
-  const site = { unit: unit.id, symbol: unit.symbol, file: unit.file, line: call ?? unit.startLine, status: live.status, ...(live.reason ? { reason: live.reason } : {}) };
-  if (live.status === 'frozen') return site;
-  const at = liveSpotOf(unit, live);
-  // The call lies in the neighbour's own code, so it moves with that code, and only while the code is the build's.
-  const liveCall = call === undefined ? undefined : liveLinesOf([call], unit, live)?.[0];
-  return { ...site, liveFile: at.file, liveSymbol: at.symbol, liveLine: live.line, liveEndLine: live.endLine, ...(liveCall === undefined ? {} : { liveCallLine: liveCall }) };
+  const liveCall = call === undefined ? undefined : liveLineIn(call, unit, live);
+  return { ...liveSiteOf(unit, live, call), ...(liveCall === undefined ? {} : { liveCallLine: liveCall }) };
 }

@@ -58,3 +58,26 @@ export function editStateAccessors(repo: string): void {
     .replace('Replace one exact occurrence of oldText with newText in a file.', 'Replace the one occurrence of oldText with newText.');
   writeFileSync(files, edited);
 }
+
+/** Where countHistoryTokens moves to in `editAccessors`, 12 lines up from where the build saw it. */
+export const HISTORY_TOKENS_FILE = 'src/context/history-tokens.ts';
+
+/**
+ * Edits slot accessors of the mini-harness fixture, as happens between a build and the next sync,
+ * so that the register shows each kind of live place beside `editNeighbours`' shifted and changed ones:
+ * - countHistoryTokens (built at src/context/tokens.ts:16-25, reading Message.content at 19; the
+ *   context-management stage's entry point) moves unchanged to HISTORY_TOKENS_FILE, at 4-13;
+ * - pendingSpanCount (built at src/observability/telemetry.ts:29-31, reading spans at 30) is
+ *   deleted with its comment, so flushTelemetry (built at 38-48, writing spans at 42) stands 5 lines up.
+ */
+export function editAccessors(repo: string): void {
+  const tokens = path.join(repo, 'src/context/tokens.ts');
+  const tokenLines = readFileSync(tokens, 'utf8').split('\n');
+  const moved = tokenLines.splice(14, 11);
+  writeFileSync(tokens, tokenLines.join('\n'));
+  writeFileSync(path.join(repo, HISTORY_TOKENS_FILE), ["import type { Message } from '../providers/provider.js';", '', ...moved, ''].join('\n'));
+  const telemetry = path.join(repo, 'src/observability/telemetry.ts');
+  const telemetryLines = readFileSync(telemetry, 'utf8').split('\n');
+  telemetryLines.splice(27, 5);
+  writeFileSync(telemetry, telemetryLines.join('\n'));
+}
