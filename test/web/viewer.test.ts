@@ -291,7 +291,7 @@ describe('web viewer in Chromium', () => {
   );
 
   it(
-    "shows a unit's callers and callees where their code stands now, on a static site rendered from a handbook behind the code",
+    "shows listed units where their code stands now, on a static site rendered from a handbook behind the code: a unit's callers and callees, a stage's entry points and members, a slot's writers and readers",
     async () => {
       const staleRepo = copyOfFixture();
       const site = path.join(scratchDirectory(), 'site');
@@ -315,6 +315,19 @@ describe('web viewer in Chromium', () => {
         expect(await relations('src/security/secrets.ts#maskSecrets', 'Callers')).toEqual(
           expect.arrayContaining(['runShellTool src/tools/shell.ts:39', 'Logger.write src/observability/logger.ts:40 changed']),
         );
+
+        // A moved member stands under the file that holds it now.
+        await stalePage.goto(`${url}/#/stage/security`);
+        await viewLoaded(stalePage, 'stage');
+        const moved = stalePage.locator('.file-group', { has: stalePage.locator('h3', { hasText: 'src/security/mask.ts' }) }).locator('li');
+        expect(await moved.allTextContents()).toEqual(['maskSecrets function lines 3–13 moved']);
+        expect(await stalePage.locator('section', { has: stalePage.locator('h2', { hasText: 'Entry points' }) }).locator('li').allTextContents()).toEqual(['maskSecrets src/security/mask.ts:3 moved']);
+
+        // A reader is shown at its read where its code is unchanged, and at its own first line where it changed.
+        await stalePage.goto(`${url}/#/register/${encodeURIComponent('src/observability/logger.ts#Logger.scope')}`);
+        await viewLoaded(stalePage, 'register');
+        const readers = stalePage.locator('details[data-slot="src/observability/logger.ts#Logger.scope"] .columns > div', { has: stalePage.locator('h4', { hasText: 'Readers' }) }).locator('li');
+        expect(await readers.allTextContents()).toEqual(['Logger.child src/observability/logger.ts:24', 'Logger.write src/observability/logger.ts:40 changed']);
         expect(errors).toEqual([]);
       } finally {
         await stalePage.close();

@@ -1,38 +1,39 @@
 import { h, link } from './dom.js';
 import { href } from './router.js';
-import type { UnitNeighbour, UnitRef } from './types.js';
+import type { AccessSite, LiveSite, UnitNeighbour } from './types.js';
 
-/** A list of units, each a link to its unit view, with where it is. */
-export function unitList(refs: UnitRef[], empty = 'none'): HTMLElement {
-  if (refs.length === 0) return h('p', { class: 'muted' }, empty);
+/**
+ * Units an answer lists, each a link to its unit view, with where its code stands now: at `lineOf`
+ * (a place inside it, such as a call or an access) where the build's line still says where that is,
+ * else at its own first line; a unit edited, moved or gone since the build carries its badge.
+ */
+export function liveSiteList<T extends LiveSite>(sites: T[], empty = 'none', lineOf: (site: T) => number | undefined = () => undefined): HTMLElement {
+  if (sites.length === 0) return h('p', { class: 'muted' }, empty);
   return h(
     'ul',
     { class: 'units' },
-    refs.map((ref) => h('li', {}, link(href.unit(ref.unit), ref.symbol, 'unit'), ' ', h('span', { class: 'where' }, `${ref.file}:${ref.line}`))),
+    sites.map((site) => h('li', {}, link(href.unit(site.unit), site.symbol, 'unit'), ' ', h('span', { class: 'where' }, liveWhere(site, lineOf(site))), liveBadge(site))),
   );
 }
 
-/**
- * A unit's callers or callees, each a link to its unit view, with where its code stands now: a
- * caller at its call when the code holding the call is unchanged, else at its own first line; a
- * neighbour edited, moved or gone since the build carries its badge.
- */
+/** Where a listed unit's code stands now, at `line` when given, as its list shows it: `file:line`, or gone. */
+export function liveWhere(site: LiveSite, line?: number): string {
+  return site.liveFile === undefined ? 'gone' : `${site.liveFile}:${line ?? site.liveLine}`;
+}
+
+/** The badge of a listed unit edited, moved or gone since the build, after a space; nothing when fresh. */
+export function liveBadge(site: LiveSite): (Node | string)[] | null {
+  return site.status === 'fresh' ? null : [' ', freshnessBadge(site.status, site.reason)];
+}
+
+/** A unit's callers (each at its call where the code holding it is unchanged) or callees. */
 export function neighbourList(neighbours: UnitNeighbour[]): HTMLElement {
-  if (neighbours.length === 0) return h('p', { class: 'muted' }, 'none');
-  return h(
-    'ul',
-    { class: 'units' },
-    neighbours.map((neighbour) =>
-      h(
-        'li',
-        {},
-        link(href.unit(neighbour.unit), neighbour.symbol, 'unit'),
-        ' ',
-        h('span', { class: 'where' }, neighbour.liveFile === undefined ? 'gone' : `${neighbour.liveFile}:${neighbour.liveCallLine ?? neighbour.liveLine}`),
-        neighbour.status === 'fresh' ? null : [' ', freshnessBadge(neighbour.status, neighbour.reason)],
-      ),
-    ),
-  );
+  return liveSiteList(neighbours, 'none', (neighbour) => neighbour.liveCallLine);
+}
+
+/** A slot's writers or readers, each at its first access where the code holding it is unchanged. */
+export function accessList(accessors: AccessSite[]): HTMLElement {
+  return liveSiteList(accessors, 'none', (accessor) => accessor.liveAccessLine);
 }
 
 export function section(title: string, ...children: (Node | string | null)[]): HTMLElement {

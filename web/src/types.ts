@@ -8,14 +8,13 @@ import type {
   GraphResponse,
   OverviewResponse,
   RegisterResponse,
-  Site,
   SourceResponse,
   StageResponse,
   SyncEvent as SyncEventResponse,
   UnitResponse,
 } from '../../src/serve/api-schemas.js';
 
-export type UnitRef = Site;
+export type { AccessSite, LiveSite } from '../../src/serve/api-schemas.js';
 export type Overview = OverviewResponse;
 export type OverviewStage = Overview['stages'][number];
 export type StageDetail = StageResponse;

@@ -1,4 +1,4 @@
-import { section, unitList } from './components.js';
+import { liveSiteList, section } from './components.js';
 import type { View, ViewContext } from './context.js';
 import { stageName } from './context.js';
 import { h, link, plural } from './dom.js';
@@ -26,7 +26,7 @@ export async function overviewView(context: ViewContext): Promise<View> {
             { class: 'stage-card', 'data-stage': stage.id },
             h('h3', {}, h('span', { class: 'position' }, `${stage.position + 1}.`), ' ', link(href.stage(stage.id), stage.name), ' ', h('span', { class: 'count' }, plural(stage.unitCount, 'unit'))),
             h('p', { class: 'summary' }, stage.summary),
-            stage.entryPoints.length > 0 ? h('div', { class: 'entry-points' }, h('h4', {}, 'Entry points'), unitList(stage.entryPoints)) : null,
+            stage.entryPoints.length > 0 ? h('div', { class: 'entry-points' }, h('h4', {}, 'Entry points'), liveSiteList(stage.entryPoints)) : null,
           ),
         ),
       ),

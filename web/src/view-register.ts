@@ -1,4 +1,4 @@
-import { unitList } from './components.js';
+import { accessList } from './components.js';
 import type { View, ViewContext } from './context.js';
 import { stageName } from './context.js';
 import { h, link, plural } from './dom.js';
@@ -22,7 +22,7 @@ export async function registerView(context: ViewContext, focus?: string): Promis
         ' ',
         h('span', { class: 'stages' }, slot.stages.flatMap((id, index) => [index > 0 ? ', ' : '', link(href.stage(id), stageName(context, id))])),
       ),
-      h('div', { class: 'columns' }, h('div', {}, h('h4', {}, 'Writers'), unitList(slot.writers)), h('div', {}, h('h4', {}, 'Readers'), unitList(slot.readers))),
+      h('div', { class: 'columns' }, h('div', {}, h('h4', {}, 'Writers'), accessList(slot.writers)), h('div', {}, h('h4', {}, 'Readers'), accessList(slot.readers))),
     );
     return row;
   });

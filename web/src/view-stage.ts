@@ -1,4 +1,4 @@
-import { section, unitList } from './components.js';
+import { liveBadge, liveSiteList, section } from './components.js';
 import type { View, ViewContext } from './context.js';
 import { h, link, plural } from './dom.js';
 import { href } from './router.js';
@@ -6,11 +6,13 @@ import type { StageMember } from './types.js';
 
 export async function stageView(context: ViewContext, id: string): Promise<View> {
   const stage = await context.api.stage(id);
+  // Members stand under the file that holds their code now; one gone from disk stays under the file it was built from.
   const byFile = new Map<string, StageMember[]>();
   for (const member of stage.members) {
-    const list = byFile.get(member.file) ?? [];
+    const file = member.liveFile ?? member.file;
+    const list = byFile.get(file) ?? [];
     list.push(member);
-    byFile.set(member.file, list);
+    byFile.set(file, list);
   }
   const files = [...byFile.keys()].sort();
   const stages = context.overview ? [...context.overview.stages].sort((a, b) => a.position - b.position) : [];
@@ -29,7 +31,7 @@ export async function stageView(context: ViewContext, id: string): Promise<View>
     ),
     h('h1', {}, stage.name, ' ', h('span', { class: 'count' }, stages.length > 0 ? `stage ${stage.position + 1} of ${stages.length}` : `stage ${stage.position + 1}`)),
     h('p', { class: 'lead' }, stage.summary),
-    section('Entry points', unitList(stage.entryPoints, 'No entry points.')),
+    section('Entry points', liveSiteList(stage.entryPoints, 'No entry points.')),
     section(
       `Members (${plural(stage.members.length, 'unit')} in ${plural(files.length, 'file')})`,
       ...files.map((file) =>
@@ -41,7 +43,7 @@ export async function stageView(context: ViewContext, id: string): Promise<View>
             'ul',
             { class: 'units' },
             (byFile.get(file) ?? [])
-              .sort((a, b) => a.line - b.line)
+              .sort((a, b) => (a.liveLine ?? a.line) - (b.liveLine ?? b.line))
               .map((member) =>
                 h(
                   'li',
@@ -50,8 +52,9 @@ export async function stageView(context: ViewContext, id: string): Promise<View>
                   ' ',
                   h('span', { class: 'kind' }, member.kind),
                   ' ',
-                  h('span', { class: 'where' }, member.endLine > member.line ? `lines ${member.line}–${member.endLine}` : `line ${member.line}`),
+                  h('span', { class: 'where' }, memberLines(member)),
                   member.primary ? null : h('span', { class: 'tag', title: 'placed in another stage too' }, 'shared'),
+                  liveBadge(member),
                 ),
               ),
           ),
@@ -60,4 +63,10 @@ export async function stageView(context: ViewContext, id: string): Promise<View>
     ),
   );
   return { element };
+}
+
+/** A member's lines in the file that holds its code now, or gone. */
+function memberLines(member: StageMember): string {
+  if (member.liveLine === undefined || member.liveEndLine === undefined) return 'gone';
+  return member.liveEndLine > member.liveLine ? `lines ${member.liveLine}–${member.liveEndLine}` : `line ${member.liveLine}`;
 }
