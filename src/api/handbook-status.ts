@@ -3,10 +3,12 @@ import { type SkippedFile, skipReasonOf } from '../analyze/discover-files.js';
 import type { LocatorStatus } from '../locate/live-resolver.js';
 import { acceptanceStatuses, type AcceptanceStatus } from '../harness/acceptance.js';
 import { currentCommit } from './git-commit.js';
-import { liveResolverOf, sourceDiscoveryOf } from './live-resolution.js';
+import { liveResolverOfFiles, sourceDiscoveryOf } from './live-resolution.js';
 import { describeProject } from '../organize/overview.js';
+import { readOverview, type GenerationInfo } from '../store/generations.js';
+import { readStoredLocations } from '../store/stored-locations.js';
 import { handbookSettingsSchema } from './handbook-settings.js';
-import { type Handbook, openHandbook } from './open-handbook.js';
+import { readCurrentHandbook } from './open-handbook.js';
 
 export interface StatusReport {
   root: string;
@@ -57,15 +59,21 @@ export interface StatusReport {
  * the project's description read as they did at the build (a sync would redo either).
  */
 export async function handbookStatus(root: string, options: { database?: string } = {}): Promise<StatusReport> {
-  const handbook = openHandbook(root, { ...(options.database ? { database: options.database } : {}), withUnresolved: false });
-  const files = handbook.graph.toData().files;
+  // The files' and units' locations and the overview are all a check reads: the whole graph would be most of its time.
+  const { root: handbookRoot, rows } = readCurrentHandbook(root, options, (connection, generation) => ({
+    generation,
+    ...readStoredLocations(connection, generation.id),
+    overview: readOverview(connection, generation.id),
+  }));
+  const { generation, files, units, overview } = rows;
+  const handbook = { root: handbookRoot, generation };
   const discovered = sourceDiscoveryOf(handbook);
-  const resolver = liveResolverOf(handbook, discovered);
+  const resolver = liveResolverOfFiles(handbook, files, discovered);
   const counts: Record<LocatorStatus, number> = { fresh: 0, changed: 0, moved: 0, frozen: 0 };
   const frozen: StatusReport['frozen'] = [];
   const changed: string[] = [];
   const moved: StatusReport['moved'] = [];
-  for (const unit of handbook.graph.units) {
+  for (const unit of units) {
     if (unit.kind === 'file') continue;
     const resolved = await resolver.resolve(unit);
     counts[resolved.status] += 1;
@@ -73,7 +81,7 @@ export async function handbookStatus(root: string, options: { database?: string 
     if (resolved.status === 'changed') changed.push(unit.id);
     if (resolved.movedTo) moved.push({ unit: unit.id, to: `${resolved.movedTo.file}#${resolved.movedTo.symbol}` });
   }
-  const known = new Set(handbook.graph.units.map((unit) => unit.id));
+  const known = new Set(units.map((unit) => unit.id));
   const newUnits: string[] = [];
   const editedFiles: string[] = [];
   for (const file of files) {
@@ -90,15 +98,15 @@ export async function handbookStatus(root: string, options: { database?: string 
     const reason = skipReasonOf(discovery, file.path);
     return reason ? [{ file: file.path, reason }] : [];
   });
-  const compilerSettings = await compilerSettingsSince(handbook);
+  const compilerSettings = await compilerSettingsSince(handbook.root, generation);
   const project = describeProject(handbook.root);
-  const projectChanged = project.title !== handbook.organized.overview.title || project.description !== handbook.organized.overview.description;
+  const projectChanged = project.title !== overview.title || project.description !== overview.description;
   const found = new Set([...discovery.files.map((file) => file.path), ...skipped.map((entry) => entry.file)]);
   const goneFiles = files.map((file) => file.path).filter((file) => !found.has(file)).sort();
   return {
     root: handbook.root,
-    builtAt: handbook.generation.createdAt,
-    builtCommit: handbook.generation.commit,
+    builtAt: generation.createdAt,
+    builtCommit: generation.commit,
     head: currentCommit(handbook.root),
     counts,
     frozen,
@@ -117,9 +125,9 @@ export async function handbookStatus(root: string, options: { database?: string 
 }
 
 /** The settings check a sync makes first; the compiler is loaded for it only when a file the settings were read from changed. */
-async function compilerSettingsSince(handbook: Handbook): Promise<string | undefined> {
-  const settings = handbookSettingsSchema.safeParse(handbook.generation.settings);
+async function compilerSettingsSince(root: string, generation: GenerationInfo): Promise<string | undefined> {
+  const settings = handbookSettingsSchema.safeParse(generation.settings);
   // A handbook that recorded no settings cannot be synced at all; sync says so, with what to do.
   if (!settings.success) return undefined;
-  return compilerSettingsChange(handbook.root, settings.data.compiler, settings.data.compilerInputs);
+  return compilerSettingsChange(root, settings.data.compiler, settings.data.compilerInputs);
 }

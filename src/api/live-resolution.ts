@@ -1,11 +1,15 @@
 import { discoverFiles, type DiscoveryResult } from '../analyze/discover-files.js';
 import { LiveResolver } from '../locate/live-resolver.js';
 import { type LiveSourceOptions, type LiveSourceReader, liveSourceReader } from '../locate/live-source.js';
+import type { FileHash } from '../graph/model.js';
 import { handbookSettingsSchema } from './handbook-settings.js';
 import type { Handbook } from './open-handbook.js';
 
+/** What judging a handbook against the live tree needs of it: its repository and how it was built. */
+type BuiltHandbook = Pick<Handbook, 'root' | 'generation'>;
+
 /** The discovery options the handbook was built with, so the live tree is seen as a build would see it. */
-function discoveryOptionsOf(handbook: Handbook): LiveSourceOptions {
+function discoveryOptionsOf(handbook: BuiltHandbook): LiveSourceOptions {
   const parsed = handbookSettingsSchema.safeParse(handbook.generation.settings);
   if (!parsed.success) return {};
   return {
@@ -16,13 +20,13 @@ function discoveryOptionsOf(handbook: Handbook): LiveSourceOptions {
 }
 
 /** What a build of this handbook would analyze now and what it would leave out; the tree is walked on the first call only. */
-export function sourceDiscoveryOf(handbook: Handbook): () => DiscoveryResult {
+export function sourceDiscoveryOf(handbook: BuiltHandbook): () => DiscoveryResult {
   let discovery: DiscoveryResult | undefined;
   return () => (discovery ??= discoverFiles(handbook.root, discoveryOptionsOf(handbook)));
 }
 
 /** The repository's files as a build of this handbook would read them now. */
-export function liveSourceOf(handbook: Handbook): LiveSourceReader {
+export function liveSourceOf(handbook: BuiltHandbook): LiveSourceReader {
   return liveSourceReader(handbook.root, discoveryOptionsOf(handbook));
 }
 
@@ -32,8 +36,13 @@ export function liveSourceOf(handbook: Handbook): LiveSourceReader {
  * only when a changed file must be parsed, and the tree walked only when a unit is gone.
  */
 export function liveResolverOf(handbook: Handbook, discovered = sourceDiscoveryOf(handbook)): LiveResolver {
+  return liveResolverOfFiles(handbook, handbook.graph.toData().files, discovered);
+}
+
+/** The same resolver over the files as the build recorded them, for a reader that loads no graph (status). */
+export function liveResolverOfFiles(handbook: BuiltHandbook, files: readonly FileHash[], discovered = sourceDiscoveryOf(handbook)): LiveResolver {
   return new LiveResolver(
-    handbook.graph.toData().files,
+    files,
     liveSourceOf(handbook),
     async (file, source) => (await import('../analyze/parse-live-file.js')).parseLiveFile(file, source),
     () => discovered().files.map((file) => file.path),

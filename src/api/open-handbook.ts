@@ -1,8 +1,8 @@
 import path from 'node:path';
-import type { EdgeKind, ProgramGraphData } from '../graph/model.js';
+import type { EdgeKind } from '../graph/model.js';
 import { ProgramGraph } from '../graph/program-graph.js';
 import { assertRepositoryRoot } from '../analyze/repository-root.js';
-import { openDatabase, databasePathFor } from '../store/open-database.js';
+import { openDatabase, databasePathFor, type HandbookDatabase } from '../store/open-database.js';
 import { currentGenerationOrThrow, readGraph, readOrganized, readSearchTerms, type GenerationInfo } from '../store/generations.js';
 import { assertHandbookOf } from '../store/handbook-repository.js';
 import type { OrganizedHandbook, RegisterEntry } from '../organize/model.js';
@@ -39,31 +39,38 @@ export function summaryAsRead(generation: GenerationInfo, root: string, database
   return { ...(generation.summary as BuildSummary), root, database };
 }
 
-/** Loads the current generation of a built handbook, read-only. */
-export function openHandbook(root: string, options: OpenHandbookOptions = {}): Handbook {
+/**
+ * Reads the current generation of a built handbook, read-only, after checking that it is this
+ * repository's: `read` runs in one read transaction, so on one snapshot of the store. A build
+ * that switches to a new generation and deletes this one meanwhile would otherwise leave what
+ * was read first (the graph) without what was read after (its stages).
+ */
+export function readCurrentHandbook<T>(root: string, options: { database?: string }, read: (connection: HandbookDatabase, generation: GenerationInfo) => T): { root: string; database: string; rows: T } {
   const absoluteRoot = assertRepositoryRoot(root);
   const database = databasePathFor(absoluteRoot, options.database);
   const connection = openDatabase(database, 'read');
-  let rows: { generation: GenerationInfo; graph: ProgramGraphData; organized: OrganizedHandbook; searchTerms: Map<string, string> };
   try {
-    // One read transaction, so one snapshot of the store: a build that switches to a new
-    // generation and deletes this one meanwhile would otherwise leave its graph without stages.
-    rows = connection.transaction(() => {
+    const rows = connection.transaction(() => {
       const generation = currentGenerationOrThrow(connection);
       assertHandbookOf(absoluteRoot, database, generation.root);
-      return {
-        generation,
-        graph: readGraph(connection, generation.id, { unresolved: options.withUnresolved !== false, ...(options.edgeKinds ? { edgeKinds: options.edgeKinds } : {}) }),
-        organized: readOrganized(connection, generation.id),
-        searchTerms: options.withSearchTerms ? readSearchTerms(connection, generation.id) : new Map<string, string>(),
-      };
+      return read(connection, generation);
     })();
+    return { root: path.resolve(absoluteRoot), database, rows };
   } finally {
     connection.close();
   }
+}
+
+/** Loads the current generation of a built handbook, read-only. */
+export function openHandbook(root: string, options: OpenHandbookOptions = {}): Handbook {
+  const { root: resolvedRoot, database, rows } = readCurrentHandbook(root, options, (connection, generation) => ({
+    generation,
+    graph: readGraph(connection, generation.id, { unresolved: options.withUnresolved !== false, ...(options.edgeKinds ? { edgeKinds: options.edgeKinds } : {}) }),
+    organized: readOrganized(connection, generation.id),
+    searchTerms: options.withSearchTerms ? readSearchTerms(connection, generation.id) : new Map<string, string>(),
+  }));
   const { generation, organized, searchTerms } = rows;
   const graph = new ProgramGraph(rows.graph);
   const register = registerOfHandbook(graph, organized);
-  const resolvedRoot = path.resolve(absoluteRoot);
   return { root: resolvedRoot, database, generation, summary: summaryAsRead(generation, resolvedRoot, database), graph, organized, register, searchTerms };
 }

@@ -55,6 +55,9 @@ export const unitSchema = z.object({
 });
 export type Unit = z.infer<typeof unitSchema>;
 
+/** A unit as a locator names it: where the build found it and the hash of its code. */
+export type UnitLocation = Pick<Unit, 'id' | 'kind' | 'file' | 'symbol' | 'startLine' | 'endLine' | 'hash'>;
+
 export const edgeSchema = z.object({
   kind: z.enum(EDGE_KINDS),
   from: z.string(),
@@ -127,6 +130,9 @@ export const sourceFileSchema = z.object({
   externalImports: z.array(z.string()),
 });
 export type SourceFileRecord = z.infer<typeof sourceFileSchema>;
+
+/** A file as the build read it: its path and the hash of its bytes, what tells whether it changed since. */
+export type FileHash = Pick<SourceFileRecord, 'path' | 'hash'>;
 
 /** Everything analysis knows about a repository, in a plain, serializable, deterministic form. */
 export interface ProgramGraphData {

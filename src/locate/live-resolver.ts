@@ -1,6 +1,6 @@
 import { decodeSource } from '../analyze/source-text.js';
 import { shortHash } from '../graph/content-hash.js';
-import type { SourceFileRecord, Unit } from '../graph/model.js';
+import type { FileHash, UnitLocation } from '../graph/model.js';
 import { type LeftOut, leftOutReason, type LiveSourceReader } from './live-source.js';
 
 export type LocatorStatus = 'fresh' | 'changed' | 'moved' | 'frozen';
@@ -49,11 +49,11 @@ type Place = LiveUnit & { file: string };
  */
 export class LiveResolver {
   private readonly liveFiles = new Map<string, Promise<LiveFile>>();
-  private readonly recordOf: Map<string, SourceFileRecord>;
+  private readonly recordOf: Map<string, FileHash>;
   private changedCode: Promise<Map<string, Place[]>> | undefined;
 
   constructor(
-    files: readonly SourceFileRecord[],
+    files: readonly FileHash[],
     private readonly read: LiveSourceReader,
     private readonly parse: LiveFileParser,
     private readonly discover: SourceDiscovery,
@@ -61,7 +61,7 @@ export class LiveResolver {
     this.recordOf = new Map(files.map((file) => [file.path, file]));
   }
 
-  async resolve(unit: Unit): Promise<ResolvedLocation> {
+  async resolve(unit: UnitLocation): Promise<ResolvedLocation> {
     const live = await this.fileOf(unit.file);
     if (live.kind === 'unchanged') return { status: 'fresh', line: unit.startLine, endLine: unit.endLine, hash: unit.hash };
     const found = live.kind === 'parsed' ? live.units.get(unit.symbol) : undefined;

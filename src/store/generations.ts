@@ -16,7 +16,7 @@ import {
   unresolvedCallSchema,
 } from '../graph/model.js';
 import { canonicalize, compareText } from '../graph/order.js';
-import { type OrganizedHandbook, overviewSchema, type Stage, type StageMember, stageSchema, stagerSchema } from '../organize/model.js';
+import { type OrganizedHandbook, type Overview, overviewSchema, type Stage, type StageMember, stageSchema, stagerSchema } from '../organize/model.js';
 import type { HandbookDatabase } from './open-database.js';
 import type { FileAnalysis } from '../analyze/analysis-session.js';
 import type { DeclarationDigest } from '../analyze/declaration-digest.js';
@@ -337,6 +337,17 @@ export function readOrganized(database: HandbookDatabase, generation: number): O
         members: byStage.get(String(stage.id)) ?? [],
       })),
     };
+  } catch (error) {
+    throw new HandbookError('DATABASE_CORRUPT', 'the handbook database holds stages this version cannot read', 'delete .handbook/handbook.db and run `handbook build` again', { cause: error });
+  }
+}
+
+/** The overview of a generation alone, for a reader that needs none of its stages. */
+export function readOverview(database: HandbookDatabase, generation: number): Overview {
+  const row = database.prepare('SELECT overview FROM handbooks WHERE generation = ?').get(generation) as { overview: string } | undefined;
+  if (!row) throw new HandbookError('NO_HANDBOOK', 'this handbook has a program graph but no stages', 'run `handbook build` again');
+  try {
+    return overviewSchema.parse(JSON.parse(row.overview));
   } catch (error) {
     throw new HandbookError('DATABASE_CORRUPT', 'the handbook database holds stages this version cannot read', 'delete .handbook/handbook.db and run `handbook build` again', { cause: error });
   }
