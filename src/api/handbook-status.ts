@@ -3,10 +3,10 @@ import { type SkippedFile, skipReasonOf } from '../analyze/discover-files.js';
 import type { LocatorStatus } from '../locate/live-resolver.js';
 import { acceptanceStatuses, type AcceptanceStatus } from '../harness/acceptance.js';
 import { currentCommit } from './git-commit.js';
-import { liveResolverOfFiles, sourceDiscoveryOf } from './live-resolution.js';
+import { onePassResolverOf, sourceDiscoveryOf } from './live-resolution.js';
 import { describeProject } from '../organize/overview.js';
 import { readOverview, type GenerationInfo } from '../store/generations.js';
-import { readStoredLocations } from '../store/stored-locations.js';
+import { entriesByFile, readFileHashes, readUnitLocations } from '../store/stored-locations.js';
 import { handbookSettingsSchema } from './handbook-settings.js';
 import { readCurrentHandbook } from './open-handbook.js';
 
@@ -59,17 +59,24 @@ export interface StatusReport {
  * the project's description read as they did at the build (a sync would redo either).
  */
 export async function handbookStatus(root: string, options: { database?: string } = {}): Promise<StatusReport> {
-  // The files' and units' locations and the overview are all a check reads: the whole graph would be most of its time.
-  const { root: handbookRoot, rows } = readCurrentHandbook(root, options, (connection, generation) => ({
-    generation,
-    ...readStoredLocations(connection, generation.id),
-    overview: readOverview(connection, generation.id),
-  }));
-  const { generation, files, units, overview } = rows;
-  const handbook = { root: handbookRoot, generation };
-  const discovered = sourceDiscoveryOf(handbook);
-  const resolver = liveResolverOfFiles(handbook, files, discovered);
+  const { rows } = readCurrentHandbook(root, options, (connection, generation, handbookRoot) => {
+    const handbook = { root: handbookRoot, generation };
+    const files = readFileHashes(connection, generation.id);
+    const discovered = sourceDiscoveryOf(handbook);
+    const resolver = onePassResolverOf(handbook, files, discovered);
+    const entries = entriesByFile(connection, generation.id);
+    // Every entry of a file that holds the build's bytes is fresh as stored: only the units of the
+    // other files are read, in this transaction, so from the same snapshot as the files.
+    // (A unit whose file has no record of its own is judged all the same, as resolving it would.)
+    const held = [...new Set([...files.map((file) => file.path), ...entries.keys()])];
+    const unchanged = new Set(held.filter((file) => resolver.unchangedSinceBuild(file)));
+    const units = readUnitLocations(connection, generation.id, held.filter((file) => !unchanged.has(file)));
+    return { handbook, files, discovered, resolver, entries, unchanged, units, overview: readOverview(connection, generation.id) };
+  });
+  const { handbook, files, discovered, resolver, entries, unchanged, units, overview } = rows;
+  const { generation } = handbook;
   const counts: Record<LocatorStatus, number> = { fresh: 0, changed: 0, moved: 0, frozen: 0 };
+  for (const file of unchanged) counts.fresh += entries.get(file) ?? 0;
   const frozen: StatusReport['frozen'] = [];
   const changed: string[] = [];
   const moved: StatusReport['moved'] = [];
@@ -81,10 +88,12 @@ export async function handbookStatus(root: string, options: { database?: string 
     if (resolved.status === 'changed') changed.push(unit.id);
     if (resolved.movedTo) moved.push({ unit: unit.id, to: `${resolved.movedTo.file}#${resolved.movedTo.symbol}` });
   }
+  // A unit's id names its file, so the units read (those of every file not unchanged) are all a changed file's live symbols can match.
   const known = new Set(units.map((unit) => unit.id));
   const newUnits: string[] = [];
   const editedFiles: string[] = [];
   for (const file of files) {
+    if (unchanged.has(file.path)) continue;
     if (await resolver.editedSinceBuild(file.path)) editedFiles.push(file.path);
     for (const symbol of (await resolver.liveSymbolsOf(file.path)) ?? []) if (!known.has(`${file.path}#${symbol}`)) newUnits.push(`${file.path}#${symbol}`);
   }

@@ -36,14 +36,18 @@ export function liveSourceOf(handbook: BuiltHandbook): LiveSourceReader {
  * only when a changed file must be parsed, and the tree walked only when a unit is gone.
  */
 export function liveResolverOf(handbook: Handbook, discovered = sourceDiscoveryOf(handbook)): LiveResolver {
-  return liveResolverOfFiles(handbook, handbook.graph.toData().files, discovered);
+  return resolverOver(handbook.graph.toData().files, liveSourceOf(handbook), discovered);
 }
 
-/** The same resolver over the files as the build recorded them, for a reader that loads no graph (status). */
-export function liveResolverOfFiles(handbook: BuiltHandbook, files: readonly FileHash[], discovered = sourceDiscoveryOf(handbook)): LiveResolver {
+/** The same resolver over the files the build recorded, for a reader that loads no graph (status). */
+export function onePassResolverOf(handbook: BuiltHandbook, files: readonly FileHash[], discovered = sourceDiscoveryOf(handbook)): LiveResolver {
+  return resolverOver(files, liveSourceOf(handbook), discovered);
+}
+
+function resolverOver(files: readonly FileHash[], read: LiveSourceReader, discovered: () => DiscoveryResult): LiveResolver {
   return new LiveResolver(
     files,
-    liveSourceOf(handbook),
+    read,
     async (file, source) => (await import('../analyze/parse-live-file.js')).parseLiveFile(file, source),
     () => discovered().files.map((file) => file.path),
   );

@@ -45,17 +45,22 @@ export function summaryAsRead(generation: GenerationInfo, root: string, database
  * that switches to a new generation and deletes this one meanwhile would otherwise leave what
  * was read first (the graph) without what was read after (its stages).
  */
-export function readCurrentHandbook<T>(root: string, options: { database?: string }, read: (connection: HandbookDatabase, generation: GenerationInfo) => T): { root: string; database: string; rows: T } {
+export function readCurrentHandbook<T>(
+  root: string,
+  options: { database?: string },
+  read: (connection: HandbookDatabase, generation: GenerationInfo, root: string) => T,
+): { root: string; database: string; rows: T } {
   const absoluteRoot = assertRepositoryRoot(root);
   const database = databasePathFor(absoluteRoot, options.database);
+  const resolvedRoot = path.resolve(absoluteRoot);
   const connection = openDatabase(database, 'read');
   try {
     const rows = connection.transaction(() => {
       const generation = currentGenerationOrThrow(connection);
       assertHandbookOf(absoluteRoot, database, generation.root);
-      return read(connection, generation);
+      return read(connection, generation, resolvedRoot);
     })();
-    return { root: path.resolve(absoluteRoot), database, rows };
+    return { root: resolvedRoot, database, rows };
   } finally {
     connection.close();
   }

@@ -1,7 +1,7 @@
 import { decodeSource } from '../analyze/source-text.js';
 import { shortHash } from '../graph/content-hash.js';
 import type { FileHash, UnitLocation } from '../graph/model.js';
-import { type LeftOut, leftOutReason, type LiveSourceReader } from './live-source.js';
+import { type LeftOut, leftOutReason, type LiveSource, type LiveSourceReader } from './live-source.js';
 
 export type LocatorStatus = 'fresh' | 'changed' | 'moved' | 'frozen';
 
@@ -49,6 +49,8 @@ type Place = LiveUnit & { file: string };
  */
 export class LiveResolver {
   private readonly liveFiles = new Map<string, Promise<LiveFile>>();
+  /** Files read and found to hold the build's bytes: known without waiting on their promise. */
+  private readonly unchanged = new Set<string>();
   private readonly recordOf: Map<string, FileHash>;
   private changedCode: Promise<Map<string, Place[]>> | undefined;
 
@@ -79,6 +81,20 @@ export class LiveResolver {
       reason: `${gone}; the same code is now ${place.file}#${place.symbol}`,
       movedTo: { file: place.file, symbol: place.symbol },
     };
+  }
+
+  /**
+   * Whether a file holds the bytes the build read, so every unit in it is fresh as stored. Judged
+   * without parsing and without waiting, so a caller can ask it inside a store's read transaction
+   * and read only the units of the files that changed. A file that did change is read again when
+   * it is resolved.
+   */
+  unchangedSinceBuild(file: string): boolean {
+    if (this.liveFiles.has(file)) return this.unchanged.has(file);
+    if (!this.holdsBuildBytes(file, this.read(file))) return false;
+    this.unchanged.add(file);
+    this.liveFiles.set(file, Promise.resolve({ kind: 'unchanged' }));
+    return true;
   }
 
   /** Whether a file the build analyzed holds other bytes now and is still code a build would analyze: a sync re-reads it, whether or not an entry changed. */
@@ -119,11 +135,18 @@ export class LiveResolver {
     return pending;
   }
 
+  private holdsBuildBytes(file: string, source: LiveSource): boolean {
+    const stored = this.recordOf.get(file);
+    return source.kind === 'source' && stored !== undefined && shortHash(source.bytes) === stored.hash;
+  }
+
   private async load(file: string): Promise<LiveFile> {
     const source = this.read(file);
     if (source.kind !== 'source') return source;
-    const stored = this.recordOf.get(file);
-    if (stored && shortHash(source.bytes) === stored.hash) return { kind: 'unchanged' };
+    if (this.holdsBuildBytes(file, source)) {
+      this.unchanged.add(file);
+      return { kind: 'unchanged' };
+    }
     const units = await this.parse(file, decodeSource(source.bytes));
     return { kind: 'parsed', units: new Map(units.map((unit) => [unit.symbol, unit])) };
   }

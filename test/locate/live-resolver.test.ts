@@ -129,6 +129,42 @@ describe('the live resolver follows moved code', () => {
   });
 });
 
+describe('the live resolver judges a file unchanged without parsing it', () => {
+  it('reads an unchanged file once, parses none, and resolves its units fresh as stored; an edited file is parsed when resolved', async () => {
+    const handbook = await builtThenEdited((repo) => {
+      const secrets = path.join(repo, 'src/security/secrets.ts');
+      writeFileSync(secrets, `// shifted\n${readFileSync(secrets, 'utf8')}`);
+    });
+    const reads: string[] = [];
+    const parsed: string[] = [];
+    const read = liveSourceOf(handbook);
+    const resolver = new LiveResolver(
+      handbook.graph.toData().files,
+      (file) => {
+        reads.push(file);
+        return read(file);
+      },
+      (file, text) => {
+        parsed.push(file);
+        return parseLiveFile(file, text);
+      },
+      () => [],
+    );
+    expect(resolver.unchangedSinceBuild(SHELL)).toBe(true);
+    expect(resolver.unchangedSinceBuild(SHELL)).toBe(true);
+    const unit = handbook.graph.getUnitOrThrow(`${SHELL}#runShellTool`);
+    expect(await resolver.resolve(unit)).toEqual({ status: 'fresh', line: unit.startLine, endLine: unit.endLine, hash: unit.hash });
+    expect(await resolver.editedSinceBuild(SHELL)).toBe(false);
+    expect({ reads, parsed }).toEqual({ reads: [SHELL], parsed: [] });
+
+    expect(resolver.unchangedSinceBuild('src/security/secrets.ts')).toBe(false);
+    const shifted = handbook.graph.getUnitOrThrow('src/security/secrets.ts#maskSecrets');
+    expect(await resolver.resolve(shifted)).toMatchObject({ status: 'fresh', line: shifted.startLine + 1 });
+    expect(resolver.unchangedSinceBuild('src/security/secrets.ts')).toBe(false);
+    expect(parsed).toEqual(['src/security/secrets.ts']);
+  });
+});
+
 describe('the live resolver tells an edit from a reformat', () => {
   /** The shell tool's verdict after `edit` rewrote its file's text. */
   const shellToolAfter = async (edit: (text: string) => string) => {

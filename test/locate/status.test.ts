@@ -1,9 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildHandbook } from '../../src/api/build-handbook.js';
-import { handbookStatus } from '../../src/api/handbook-status.js';
+import { handbookStatus, type StatusReport } from '../../src/api/handbook-status.js';
+import { liveResolverOf } from '../../src/api/live-resolution.js';
+import { openHandbook } from '../../src/api/open-handbook.js';
 import { LiveHandbook, syncHandbook } from '../../src/api/live-handbook.js';
 import { CLI, copyOfFixture, PROJECT_ROOT, scratchDirectory } from '../helpers/paths.js';
 
@@ -12,6 +14,12 @@ function statusReportingCompilerLoads(repo: string): { status: number | null; st
   const hooks = path.join(PROJECT_ROOT, 'test/helpers/compiler-loads.mjs');
   const run = spawnSync(process.execPath, ['--import', hooks, CLI, 'status', '--json', repo], { encoding: 'utf8' });
   return { status: run.status, stdout: run.stdout, compilerLoads: run.stderr.split('\n').filter((line) => line.startsWith('compiler loaded: ')) };
+}
+
+/** `text` with its one occurrence of `from` replaced, so an edit cannot miss or hit twice unseen. */
+function once(text: string, from: string, to: string): string {
+  expect(text.split(from)).toHaveLength(2);
+  return text.replace(from, to);
 }
 
 describe('handbook status', () => {
@@ -37,6 +45,59 @@ describe('handbook status', () => {
     expect(stale.counts).toEqual({ fresh: 165 - 7 - 1, changed: 1, moved: 0, frozen: 7 });
     // The renamed function is a unit the handbook does not hold yet.
     expect(stale.newUnits).toEqual(['src/security/secrets.ts#hideSecrets']);
+  });
+
+  it('judges a file by its bytes, not its times: the same bytes written again stay fresh, an edit that keeps the length and the times is changed', async () => {
+    const repo = copyOfFixture();
+    await buildHandbook(repo);
+    // Written anew, byte for byte: another inode, later times.
+    const secrets = path.join(repo, 'src/security/secrets.ts');
+    const bytes = readFileSync(secrets);
+    rmSync(secrets);
+    writeFileSync(secrets, bytes);
+    utimesSync(secrets, new Date(Date.now() + 60_000), new Date(Date.now() + 60_000));
+    // Edited in place to the same length, its modification time put back.
+    const truncate = path.join(repo, 'src/tools/truncate.ts');
+    const times = statSync(truncate);
+    writeFileSync(truncate, once(readFileSync(truncate, 'utf8'), 'if (text.length <= maxChars)', 'if (text.length >= maxChars)'));
+    utimesSync(truncate, times.atime, times.mtime);
+
+    expect(await handbookStatus(repo)).toMatchObject({
+      fresh: false,
+      counts: { fresh: 164, changed: 1, moved: 0, frozen: 0 },
+      changed: ['src/tools/truncate.ts#truncateOutput'],
+      editedFiles: ['src/tools/truncate.ts'],
+      newUnits: [],
+    });
+  });
+
+  // Status reads the units of changed files only and counts every entry of the others fresh as stored.
+  it('answers as resolving every entry of the whole graph does', async () => {
+    const repo = copyOfFixture();
+    await buildHandbook(repo);
+    const secrets = path.join(repo, 'src/security/secrets.ts');
+    writeFileSync(secrets, once(readFileSync(secrets, 'utf8'), 'export function maskSecrets(', 'export function hideSecrets('));
+    const truncate = path.join(repo, 'src/tools/truncate.ts');
+    writeFileSync(truncate, once(readFileSync(truncate, 'utf8'), 'if (text.length <= maxChars)', 'if (text.length < maxChars)'));
+    renameSync(path.join(repo, 'src/tools/shell.ts'), path.join(repo, 'src/tools/shellTool.ts'));
+    rmSync(path.join(repo, 'src/hooks.ts'));
+    writeFileSync(path.join(repo, 'src/added.ts'), 'export function added(): number {\n  return 1;\n}\n');
+    utimesSync(path.join(repo, 'src/tools/webFetch.ts'), new Date(), new Date());
+
+    const report = await handbookStatus(repo);
+    const handbook = openHandbook(repo, { withUnresolved: false });
+    const resolver = liveResolverOf(handbook);
+    const everyEntry = { counts: { fresh: 0, changed: 0, moved: 0, frozen: 0 }, frozen: [] as StatusReport['frozen'], changed: [] as string[], moved: [] as StatusReport['moved'] };
+    for (const unit of handbook.graph.units.filter((candidate) => candidate.kind !== 'file')) {
+      const resolved = await resolver.resolve(unit);
+      everyEntry.counts[resolved.status] += 1;
+      if (resolved.status === 'frozen') everyEntry.frozen.push({ unit: unit.id, reason: resolved.reason ?? 'not found' });
+      if (resolved.status === 'changed') everyEntry.changed.push(unit.id);
+      if (resolved.movedTo) everyEntry.moved.push({ unit: unit.id, to: `${resolved.movedTo.file}#${resolved.movedTo.symbol}` });
+    }
+    expect(everyEntry.counts).toMatchObject({ changed: 1, moved: 6 });
+    expect(everyEntry.counts.frozen).toBeGreaterThan(1);
+    expect({ counts: report.counts, frozen: report.frozen, changed: report.changed, moved: report.moved }).toEqual(everyEntry);
   });
 
   it('is stale when a known file gains a unit, though every entry still resolves, and says which', async () => {
