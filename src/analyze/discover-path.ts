@@ -12,8 +12,17 @@ export type PathVerdict = { kind: 'source'; absolutePath: string; symlink: boole
 
 const ABSENT: PathVerdict = { kind: 'absent' };
 
+type Judged = { verdict: EntryVerdict; symlink: boolean } | undefined;
+
+/**
+ * Verdicts on folders by path, kept by a caller that judges many files in one pass and takes the
+ * tree as it stood when each folder was first judged: a folder is then judged once, not once for
+ * every file under it. Only for a pass that ends; a reader that lives on must judge every time.
+ */
+export type FolderVerdicts = Map<string, Judged>;
+
 /** The walk's verdict on the entry at this path from the root; undefined when nothing is there. */
-function judgeAt(root: string, rules: EntryRules, relativePath: string): { verdict: EntryVerdict; symlink: boolean } | undefined {
+function judgeAt(root: string, rules: EntryRules, relativePath: string): Judged {
   const absolutePath = path.join(root, relativePath);
   let stats;
   try {
@@ -31,8 +40,13 @@ function judgeAt(root: string, rules: EntryRules, relativePath: string): { verdi
  * judged by the walk's own rule, links followed only inside the root. What this cannot see is the
  * walk's order: a folder reached a second time through another link is skipped by the walk only.
  */
-export function pathDiscovery(root: string, options: Pick<DiscoveryOptions, 'include' | 'buildOutputDirectories'> = {}): (file: string) => PathVerdict {
+export function pathDiscovery(root: string, options: Pick<DiscoveryOptions, 'include' | 'buildOutputDirectories'> = {}, folders?: FolderVerdicts): (file: string) => PathVerdict {
   const rules: EntryRules = { realRoot: realpathSync(root), buildOutput: new Set(options.buildOutputDirectories ?? []) };
+  const judgeFolder = (folder: string): Judged => {
+    if (!folders) return judgeAt(root, rules, folder);
+    if (!folders.has(folder)) folders.set(folder, judgeAt(root, rules, folder));
+    return folders.get(folder);
+  };
   const starts = options.include && options.include.length > 0 ? checkIncludeFolders(root, options.include).folders.map((folder) => folder.path) : [''];
   return (file) => {
     // A `..` would be judged as a folder name and lead out of the root.
@@ -43,7 +57,7 @@ export function pathDiscovery(root: string, options: Pick<DiscoveryOptions, 'inc
     let folder = start;
     for (const name of names.slice(0, -1)) {
       folder = folder === '' ? name : `${folder}/${name}`;
-      const judged = judgeAt(root, rules, folder);
+      const judged = judgeFolder(folder);
       if (judged?.verdict.kind === 'skip') return { kind: 'skipped', reason: judged.verdict.reason, symlink: false };
       if (judged?.verdict.kind !== 'folder') return ABSENT;
     }

@@ -39,9 +39,12 @@ export function liveResolverOf(handbook: Handbook, discovered = sourceDiscoveryO
   return resolverOver(handbook.graph.toData().files, liveSourceOf(handbook), discovered);
 }
 
-/** The same resolver over the files the build recorded, for a reader that loads no graph (status). */
+/**
+ * The same resolver for one pass over every file the build recorded (status), which loads no
+ * graph: each folder on the way is judged once for the pass, not once for every file under it.
+ */
 export function onePassResolverOf(handbook: BuiltHandbook, files: readonly FileHash[], discovered = sourceDiscoveryOf(handbook)): LiveResolver {
-  return resolverOver(files, liveSourceOf(handbook), discovered);
+  return resolverOver(files, liveSourceReader(handbook.root, discoveryOptionsOf(handbook), new Map()), discovered);
 }
 
 function resolverOver(files: readonly FileHash[], read: LiveSourceReader, discovered: () => DiscoveryResult): LiveResolver {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { type DiscoveryOptions, skipReasonOfBytes } from '../analyze/discover-files.js';
-import { pathDiscovery } from '../analyze/discover-path.js';
+import { type FolderVerdicts, pathDiscovery } from '../analyze/discover-path.js';
 import type { SkipReason } from '../graph/model.js';
 
 /**
@@ -23,8 +23,8 @@ export type LiveSourceOptions = Pick<DiscoveryOptions, 'include' | 'buildOutputD
  * block an answer) and then by its bytes (binary, generated, over the size cap, unreadable), so a
  * reader never takes for code what a sync would drop, nor calls a file gone that is still there.
  */
-export function liveSourceReader(root: string, options: LiveSourceOptions = {}): LiveSourceReader {
-  const discover = pathDiscovery(root, options);
+export function liveSourceReader(root: string, options: LiveSourceOptions = {}, folders?: FolderVerdicts): LiveSourceReader {
+  const discover = pathDiscovery(root, options, folders);
   return (file) => {
     const found = discover(file);
     if (found.kind === 'absent') return { kind: 'missing' };
