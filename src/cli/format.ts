@@ -1,5 +1,6 @@
 import { linesPhrase, shortName } from '../index.js';
-import type { AskResult, StatusReport, SyncSummary, BuildSummary, WatchEvent, Neighbour, OrganizedHandbook, ProgramGraph, RegisterEntry, SkippedFile, Slot, Stage, StateAccess, Unit } from '../index.js';
+import type { AskResult, StatusReport, SyncSummary, BuildSummary, WatchEvent, Neighbour, LiveDeclaration, OrganizedHandbook, Overview, RegisterEntry, SkippedFile, Slot, Stage, StateAccess, Unit } from '../index.js';
+import { declarationText, nameNote, type Placed, placeText } from './live-places.js';
 
 function counts(record: Partial<Record<string, number>>): string {
   const parts = Object.entries(record)
@@ -90,17 +91,29 @@ function distinctNames(ids: readonly string[]): string[] {
   return ids.map((id) => ((count.get(shortName(id)) ?? 0) > 1 ? id : shortName(id)));
 }
 
+/** distinctNames, each with a note when its code changed, moved or is gone since the build. */
+function notedNames(ids: readonly string[], placed: Placed): string[] {
+  const names = distinctNames(ids);
+  return ids.map((id, index) => `${names[index]}${nameNote(id, placed)}`);
+}
+
+/** The entry points the overview names; only these are resolved, so a large repository's overview stays quick. */
+export function overviewEntryPoints(overview: Overview): string[] {
+  return overview.entryPoints.slice(0, 6);
+}
+
 function stagerLine(organized: OrganizedHandbook): string {
   return organized.stager.kind === 'offline' ? 'stages by the offline stager (deterministic, no model)' : `stages by the llm stager (${organized.stager.model})`;
 }
 
 
-export function formatOverview(organized: OrganizedHandbook): string {
+export function formatOverview(organized: OrganizedHandbook, placed: Placed): string {
   const overview = organized.overview;
   const lines = [overview.title, ...(overview.description ? [`  ${overview.description}`] : []), `  ${stagerLine(organized)}`, ''];
   for (const stage of organized.stages) lines.push(`  ${String(stage.position + 1).padStart(2)}. ${stage.id.padEnd(20)} ${String(stage.members.filter((member) => member.primary).length).padStart(5)} units  ${stage.description}`);
   lines.push('', `  unassigned: ${overview.counts.unassigned} of ${overview.counts.units} units`);
-  if (overview.entryPoints.length > 0) lines.push(`  entry points: ${distinctNames(overview.entryPoints.slice(0, 6)).join(', ')}${overview.entryPoints.length > 6 ? ', …' : ''}`);
+  const shown = overviewEntryPoints(overview);
+  if (shown.length > 0) lines.push(`  entry points: ${notedNames(shown, placed).join(', ')}${overview.entryPoints.length > shown.length ? ', …' : ''}`);
   if (overview.couplingSlots.length > 0) {
     lines.push('  state coupling stages:');
     for (const slot of overview.couplingSlots.slice(0, 8)) lines.push(`    ${shortName(slot.slot)}  (${slot.stages.join(', ')})`);
@@ -108,25 +121,33 @@ export function formatOverview(organized: OrganizedHandbook): string {
   return lines.join('\n');
 }
 
-export function formatStage(stage: Stage, graph: ProgramGraph, organized: OrganizedHandbook): string {
+/** The units `formatStage` prints: its entry points and its primary members. */
+export function stageUnitsShown(stage: Stage): string[] {
+  return [...stage.entryPoints, ...stage.members.filter((member) => member.primary).map((member) => member.unit)];
+}
+
+/** Members at the place their code stands now; `placed` holds at least the units of stageUnitsShown. */
+export function formatStage(stage: Stage, organized: OrganizedHandbook, placed: Placed): string {
   const primary = stage.members.filter((member) => member.primary);
   const lines = [`${stage.position + 1}. ${stage.name} (${stage.id}), ${stagerLine(organized)}`, `  ${stage.summary}`, ''];
-  if (stage.entryPoints.length > 0) lines.push(`  entry points: ${distinctNames(stage.entryPoints).join(', ')}`, '');
+  if (stage.entryPoints.length > 0) lines.push(`  entry points: ${notedNames(stage.entryPoints, placed).join(', ')}`, '');
   lines.push(`  members: ${primary.length}`);
   for (const member of primary) {
-    const unit = graph.getUnit(member.unit);
-    if (unit) lines.push(`    ${unit.file}:${unit.startLine}  ${unit.symbol}`);
+    const place = placed.get(member.unit);
+    if (place) lines.push(`    ${placeText(place.listed.unit, place.live)}`);
   }
   return lines.join('\n');
 }
 
-export function formatRegister(entries: readonly RegisterEntry[]): string {
+/** Each slot where it is declared now, its writers and readers noted when their code changed, moved or is gone. */
+export function formatRegister(entries: ReadonlyArray<{ entry: RegisterEntry; declared: LiveDeclaration }>, placed: Placed): string {
   if (entries.length === 0) return 'no shared state';
+  const names = (accesses: RegisterEntry['writers']): string => accesses.map((access) => `${shortName(access.unit)}${nameNote(access.unit, placed)}`).join(', ') || '-';
   const lines: string[] = [];
-  for (const entry of entries) {
-    lines.push(`${shortName(entry.slot)}  ${entry.file}:${entry.line}  stages: ${entry.stages.join(', ') || '-'}`);
-    lines.push(`  writers: ${entry.writers.map((access) => shortName(access.unit)).join(', ') || '-'}`);
-    lines.push(`  readers: ${entry.readers.map((access) => shortName(access.unit)).join(', ') || '-'}`);
+  for (const { entry, declared } of entries) {
+    lines.push(`${shortName(entry.slot)}  ${declarationText(entry, declared)}  stages: ${entry.stages.join(', ') || '-'}`);
+    lines.push(`  writers: ${names(entry.writers)}`);
+    lines.push(`  readers: ${names(entry.readers)}`);
   }
   return lines.join('\n');
 }

@@ -8,6 +8,8 @@ import {
   MAX_DEBOUNCE_MS,
   handbookStatus,
   HandbookError,
+  liveDeclarationOf,
+  liveResolverOf,
   openHandbook,
   stageById,
   renderHandbook,
@@ -35,7 +37,8 @@ import { confirmOnTerminal, terminalApprover } from './approval-prompt.js';
 import { exitOnBrokenPipe } from './broken-pipe.js';
 import { EXIT, exitCodeFor, exitCodeForTask } from './exit-codes.js';
 import { formatPlan, formatRunEvent, formatRunResult } from './format-run.js';
-import { formatAsk, formatStatus, formatSync, formatNeighbours, formatOverview, formatRegister, formatSlot, formatUnsharedSlot, formatStage, formatSummary, formatUnit, formatWatchEvent } from './format.js';
+import { formatAsk, formatStatus, formatSync, formatNeighbours, formatOverview, formatRegister, formatSlot, formatUnsharedSlot, formatStage, formatSummary, formatUnit, formatWatchEvent, overviewEntryPoints, stageUnitsShown } from './format.js';
+import { memberJson, overviewJson, placesOf, registerEntryJson } from './live-places.js';
 import { assertWritableFile, writeOutputFile } from './output-file.js';
 import { createProgressReporter } from './progress.js';
 import { abortOnStop, closeOnStop } from './stop-signals.js';
@@ -467,29 +470,43 @@ export function createProgram(): Command {
     });
 
   readOptions(program.command('overview').description('what the harness is, its stages in order, entry points and the state that couples stages'))
-    .action((raw: unknown) => {
+    .action(async (raw: unknown) => {
       const { options, handbook } = open(raw);
-      if (options.json) printJson(handbook.organized.overview);
-      else print(formatOverview(handbook.organized));
+      const { overview } = handbook.organized;
+      // Only the entry points printed are resolved: the text names a few, however large the repository.
+      const placed = await placesOf(handbook.graph, options.json ? overview.entryPoints : overviewEntryPoints(overview), liveResolverOf(handbook));
+      if (options.json) printJson(overviewJson(overview, placed));
+      else print(formatOverview(handbook.organized, placed));
     });
 
   readOptions(program.command('stage').description('one stage: summary, entry points and members').argument('<id>', 'stage id, as listed by `handbook overview`'))
-    .action((id: string, raw: unknown) => {
+    .action(async (id: string, raw: unknown) => {
       const { options, handbook } = open(raw);
       const stage = stageById(handbook.organized, id);
-      if (options.json) printJson({ stager: handbook.organized.stager, ...stage });
-      else print(formatStage(stage, handbook.graph, handbook.organized));
+      const placed = await placesOf(handbook.graph, options.json ? stage.members.map((member) => member.unit) : stageUnitsShown(stage), liveResolverOf(handbook));
+      if (options.json) printJson({ stager: handbook.organized.stager, ...stage, members: stage.members.map((member) => memberJson(member, placed)) });
+      else print(formatStage(stage, handbook.organized, placed));
     });
 
   readOptions(program.command('register').description('the state register: shared state with its writers, readers and the stages it couples').argument('[slot]', 'only this slot (id or Owner.field)'))
-    .action((reference: string | undefined, raw: unknown) => {
+    .action(async (reference: string | undefined, raw: unknown) => {
       const { options, handbook } = open(raw);
       // An empty SLOT is a slip, as for `graph state`, not a request for the whole register.
       const slot = reference === undefined ? undefined : handbook.graph.getSlotOrThrow(reference);
       const entries = slot ? handbook.register.filter((entry) => entry.slot === slot.id) : handbook.register;
-      if (options.json) printJson({ stager: handbook.organized.stager, slots: entries });
-      else if (slot && entries.length === 0) print(formatUnsharedSlot(slot.id));
-      else print(formatRegister(entries));
+      if (slot && entries.length === 0 && !options.json) {
+        print(formatUnsharedSlot(slot.id));
+        return;
+      }
+      // One resolver for the declarations and the writers and readers, so each file is read once.
+      const resolver = liveResolverOf(handbook);
+      const unitOf = (id: string) => handbook.graph.getUnit(id);
+      const [declarations, placed] = await Promise.all([
+        Promise.all(entries.map(async (entry) => ({ entry, declared: (await liveDeclarationOf(handbook.graph.getSlotOrThrow(entry.slot), unitOf, resolver)).declared }))),
+        placesOf(handbook.graph, entries.flatMap((entry) => [...entry.writers, ...entry.readers].map((access) => access.unit)), resolver),
+      ]);
+      if (options.json) printJson({ stager: handbook.organized.stager, slots: declarations.map(({ entry, declared }) => registerEntryJson(entry, declared, placed)) });
+      else print(formatRegister(declarations, placed));
     });
 
   readOptions(

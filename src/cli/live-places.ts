@@ -1,0 +1,119 @@
+import { liveLinesOf, livePlacesOf, liveSpotOf } from '../index.js';
+import type { LiveDeclaration, LivePlace, Overview, ProgramGraph, RegisterEntry, ResolvedLocation, Unit, UnitResolver } from '../index.js';
+
+/**
+ * Where the units a read command prints stand now, as the MCP tools and the viewer show them: a
+ * reader goes to the place it is shown, and a handbook may be behind the code. The build's place
+ * stays in the JSON, so scripts that read it keep working; what differs now is added beside it,
+ * and only when it differs, so a handbook in step with the code prints what it always printed.
+ */
+
+export type Placed = ReadonlyMap<string, LivePlace<{ unit: Unit }>>;
+
+type AccessRecord = RegisterEntry['writers'][number];
+
+/** Where each of these units stands now, by id, each resolved once; an id the graph does not hold is left out. */
+export async function placesOf(graph: ProgramGraph, ids: Iterable<string>, resolver: UnitResolver): Promise<Placed> {
+  const units = [...new Set(ids)].flatMap((id) => graph.getUnit(id) ?? []);
+  const places = await livePlacesOf(
+    units.map((unit) => ({ unit })),
+    resolver,
+  );
+  return new Map(places.map((place) => [place.listed.unit.id, place]));
+}
+
+/** Still where the build put it: the same code, in the same file, at the same lines. */
+function inPlace(unit: Unit, live: ResolvedLocation): boolean {
+  return live.status === 'fresh' && live.line === unit.startLine && live.endLine === unit.endLine;
+}
+
+function displaced(id: string, placed: Placed): LivePlace<{ unit: Unit }> | undefined {
+  const place = placed.get(id);
+  return place && !inPlace(place.listed.unit, place.live) ? place : undefined;
+}
+
+/** "src/a.ts:14  run", "src/b.ts:3  run  (moved from src/a.ts)", "src/a.ts:9  run  (changed)", "src/a.ts  run  (gone)". */
+export function placeText(unit: Unit, live: ResolvedLocation): string {
+  if (live.status === 'frozen') return `${unit.file}  ${unit.symbol}  (gone)`;
+  const at = liveSpotOf(unit, live);
+  const note = live.movedTo ? `  (moved from ${unit.file})` : live.status === 'changed' ? '  (changed)' : '';
+  return `${at.file}:${live.line}  ${at.symbol}${note}`;
+}
+
+/** " (changed)", " (moved to src/b.ts)" or " (gone)" after a name printed without its place; nothing while its code is the build's. */
+export function nameNote(id: string, placed: Placed): string {
+  const live = placed.get(id)?.live;
+  if (!live || live.status === 'fresh') return '';
+  if (live.status === 'frozen') return ' (gone)';
+  return live.movedTo ? ` (moved to ${live.movedTo.file})` : ' (changed)';
+}
+
+/** "src/a.ts:8", "src/b.ts:3  (moved from src/a.ts)", "src/a.ts  (changed)" when the line is not known now, "src/a.ts  (gone)". */
+export function declarationText(entry: RegisterEntry, declared: LiveDeclaration): string {
+  const at = declared.line === undefined ? declared.file : `${declared.file}:${declared.line}`;
+  const note = { fresh: '', changed: '  (changed)', moved: `  (moved from ${entry.file})`, frozen: '  (gone)' }[declared.status];
+  return `${at}${note}`;
+}
+
+/** A register entry with where its slot is declared now (`declared`, as the MCP register tool gives it), when that is not the build's place. */
+export function registerEntryJson(entry: RegisterEntry, declared: LiveDeclaration, placed: Placed) {
+  const moved = declared.status !== 'fresh' || declared.file !== entry.file || declared.line !== entry.line;
+  return {
+    ...entry,
+    ...(moved ? { declared } : {}),
+    writers: entry.writers.map((access) => accessJson(access, placed)),
+    readers: entry.readers.map((access) => accessJson(access, placed)),
+  };
+}
+
+/**
+ * A writer or reader with, when it no longer stands where the build put it, the fields the MCP
+ * register tool gives it: its file, symbol and lines now (none when gone), its status, and the
+ * lines of its accesses now (`at`, absent when its code changed or is gone).
+ */
+function accessJson(access: AccessRecord, placed: Placed) {
+  const place = displaced(access.unit, placed);
+  if (!place) return access;
+  const { unit } = place.listed;
+  const { live } = place;
+  const at = liveLinesOf(access.lines, unit, live);
+  return {
+    ...access,
+    ...liveSpotOf(unit, live),
+    ...(live.status === 'frozen' ? {} : { line: live.line, endLine: live.endLine }),
+    ...(at ? { at } : {}),
+    status: live.status,
+    ...(live.reason ? { reason: live.reason } : {}),
+  };
+}
+
+/** The viewer's live fields of a listed unit: its status, and where its code stands now unless it is gone. */
+function liveFieldsOf(unit: Unit, live: ResolvedLocation) {
+  const at = liveSpotOf(unit, live);
+  return {
+    status: live.status,
+    ...(live.reason ? { reason: live.reason } : {}),
+    ...(live.status === 'frozen' ? {} : { liveFile: at.file, liveSymbol: at.symbol, liveLine: live.line, liveEndLine: live.endLine }),
+  };
+}
+
+/** A stage member with the viewer's live fields when its code no longer stands where the build put it. */
+export function memberJson<T extends { unit: string }>(member: T, placed: Placed) {
+  const place = displaced(member.unit, placed);
+  return place ? { ...member, ...liveFieldsOf(place.listed.unit, place.live) } : member;
+}
+
+/**
+ * The overview with `displacedEntryPoints` when some entry point no longer stands where the build
+ * put it: each as the viewer links it (its build place, then the live fields). The ids stay a list
+ * of ids, as scripts read them.
+ */
+export function overviewJson(overview: Overview, placed: Placed) {
+  const moved = overview.entryPoints.flatMap((id) => {
+    const place = displaced(id, placed);
+    if (!place) return [];
+    const { unit } = place.listed;
+    return [{ unit: unit.id, symbol: unit.symbol, file: unit.file, line: unit.startLine, ...liveFieldsOf(unit, place.live) }];
+  });
+  return moved.length === 0 ? overview : { ...overview, displacedEntryPoints: moved };
+}
