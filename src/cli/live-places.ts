@@ -1,5 +1,5 @@
-import { liveLinesOf, livePlacesOf, liveSpotOf } from '../index.js';
-import type { LiveDeclaration, LivePlace, Overview, ProgramGraph, RegisterEntry, ResolvedLocation, Unit, UnitResolver } from '../index.js';
+import { liveLinesOf, livePlaceJson, liveSpotOf } from '../index.js';
+import type { LiveDeclaration, LivePlace, Overview, RegisterEntry, ResolvedLocation, Unit } from '../index.js';
 
 /**
  * Where the units a read command prints stand now, as the MCP tools and the viewer show them: a
@@ -12,15 +12,6 @@ export type Placed = ReadonlyMap<string, LivePlace<{ unit: Unit }>>;
 
 type AccessRecord = RegisterEntry['writers'][number];
 
-/** Where each of these units stands now, by id, each resolved once; an id the graph does not hold is left out. */
-export async function placesOf(graph: ProgramGraph, ids: Iterable<string>, resolver: UnitResolver): Promise<Placed> {
-  const units = [...new Set(ids)].flatMap((id) => graph.getUnit(id) ?? []);
-  const places = await livePlacesOf(
-    units.map((unit) => ({ unit })),
-    resolver,
-  );
-  return new Map(places.map((place) => [place.listed.unit.id, place]));
-}
 
 /** Still where the build put it: the same code, in the same file, at the same lines. */
 function inPlace(unit: Unit, live: ResolvedLocation): boolean {
@@ -76,15 +67,7 @@ function accessJson(access: AccessRecord, placed: Placed) {
   if (!place) return access;
   const { unit } = place.listed;
   const { live } = place;
-  const at = liveLinesOf(access.lines, unit, live);
-  return {
-    ...access,
-    ...liveSpotOf(unit, live),
-    ...(live.status === 'frozen' ? {} : { line: live.line, endLine: live.endLine }),
-    ...(at ? { at } : {}),
-    status: live.status,
-    ...(live.reason ? { reason: live.reason } : {}),
-  };
+  return { ...access, ...livePlaceJson(unit, live, liveLinesOf(access.lines, unit, live)) };
 }
 
 /** The viewer's live fields of a listed unit: its status, and where its code stands now unless it is gone. */

@@ -9,6 +9,7 @@ import {
   handbookStatus,
   HandbookError,
   liveDeclarationOf,
+  livePlacesById,
   liveResolverOf,
   openHandbook,
   stageById,
@@ -38,7 +39,7 @@ import { exitOnBrokenPipe } from './broken-pipe.js';
 import { EXIT, exitCodeFor, exitCodeForTask } from './exit-codes.js';
 import { formatPlan, formatRunEvent, formatRunResult } from './format-run.js';
 import { formatAsk, formatStatus, formatSync, formatNeighbours, formatOverview, formatRegister, formatSlot, formatUnsharedSlot, formatStage, formatSummary, formatUnit, formatWatchEvent, overviewEntryPoints, stageUnitsShown } from './format.js';
-import { memberJson, overviewJson, placesOf, registerEntryJson } from './live-places.js';
+import { memberJson, overviewJson, registerEntryJson } from './live-places.js';
 import { assertWritableFile, writeOutputFile } from './output-file.js';
 import { createProgressReporter } from './progress.js';
 import { abortOnStop, closeOnStop } from './stop-signals.js';
@@ -474,7 +475,7 @@ export function createProgram(): Command {
       const { options, handbook } = open(raw);
       const { overview } = handbook.organized;
       // Only the entry points printed are resolved: the text names a few, however large the repository.
-      const placed = await placesOf(handbook.graph, options.json ? overview.entryPoints : overviewEntryPoints(overview), liveResolverOf(handbook));
+      const placed = await livePlacesById(handbook.graph, options.json ? overview.entryPoints : overviewEntryPoints(overview), liveResolverOf(handbook));
       if (options.json) printJson(overviewJson(overview, placed));
       else print(formatOverview(handbook.organized, placed));
     });
@@ -483,7 +484,7 @@ export function createProgram(): Command {
     .action(async (id: string, raw: unknown) => {
       const { options, handbook } = open(raw);
       const stage = stageById(handbook.organized, id);
-      const placed = await placesOf(handbook.graph, options.json ? stage.members.map((member) => member.unit) : stageUnitsShown(stage), liveResolverOf(handbook));
+      const placed = await livePlacesById(handbook.graph, options.json ? stage.members.map((member) => member.unit) : stageUnitsShown(stage), liveResolverOf(handbook));
       if (options.json) printJson({ stager: handbook.organized.stager, ...stage, members: stage.members.map((member) => memberJson(member, placed)) });
       else print(formatStage(stage, handbook.organized, placed));
     });
@@ -503,7 +504,7 @@ export function createProgram(): Command {
       const unitOf = (id: string) => handbook.graph.getUnit(id);
       const [declarations, placed] = await Promise.all([
         Promise.all(entries.map(async (entry) => ({ entry, declared: (await liveDeclarationOf(handbook.graph.getSlotOrThrow(entry.slot), unitOf, resolver)).declared }))),
-        placesOf(handbook.graph, entries.flatMap((entry) => [...entry.writers, ...entry.readers].map((access) => access.unit)), resolver),
+        livePlacesById(handbook.graph, entries.flatMap((entry) => [...entry.writers, ...entry.readers].map((access) => access.unit)), resolver),
       ]);
       if (options.json) printJson({ stager: handbook.organized.stager, slots: declarations.map(({ entry, declared }) => registerEntryJson(entry, declared, placed)) });
       else print(formatRegister(declarations, placed));

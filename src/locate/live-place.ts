@@ -1,4 +1,5 @@
 import type { Unit } from '../graph/model.js';
+import type { ProgramGraph } from '../graph/program-graph.js';
 import type { LiveResolver, ResolvedLocation } from './live-resolver.js';
 
 /**
@@ -19,6 +20,31 @@ export interface LivePlace<T extends { unit: Unit }> {
 /** The live places of the listed units only, through one resolver, which reads each file once. */
 export function livePlacesOf<T extends { unit: Unit }>(listed: readonly T[], resolver: UnitResolver): Promise<Array<LivePlace<T>>> {
   return Promise.all(listed.map(async (item) => ({ listed: item, live: await resolver.resolve(item.unit) })));
+}
+
+/** Where each unit of these ids stands now, by id, each resolved once; an id the graph does not hold is left out. */
+export async function livePlacesById(graph: Pick<ProgramGraph, 'getUnit'>, ids: Iterable<string>, resolver: UnitResolver): Promise<Map<string, LivePlace<{ unit: Unit }>>> {
+  const units = [...new Set(ids)].flatMap((id) => graph.getUnit(id) ?? []);
+  const places = await livePlacesOf(
+    units.map((unit) => ({ unit })),
+    resolver,
+  );
+  return new Map(places.map((place) => [place.listed.unit.id, place]));
+}
+
+/**
+ * A listed unit where its code stands now, as the MCP tools and the CLI's JSON give it: its file and
+ * symbol, its lines unless it is gone, `at` (lines recorded inside some unit's code, where they stand
+ * now) when known, its status and the reason.
+ */
+export function livePlaceJson(unit: Unit, live: ResolvedLocation, at: number[] | undefined) {
+  return {
+    ...liveSpotOf(unit, live),
+    ...(live.status === 'frozen' ? {} : { line: live.line, endLine: live.endLine }),
+    ...(at ? { at } : {}),
+    status: live.status,
+    ...(live.reason ? { reason: live.reason } : {}),
+  };
 }
 
 /** The file and symbol that hold a unit's code now: its own, or the one place its code moved to. */

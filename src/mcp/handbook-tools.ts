@@ -8,7 +8,7 @@ import { HandbookError } from '../errors.js';
 import type { Unit } from '../graph/model.js';
 import type { Neighbour, StateAccess } from '../graph/program-graph.js';
 import { type LiveDeclaration, liveDeclarationOf } from '../locate/live-declaration.js';
-import { type LivePlace, livePlacesOf, liveLinesOf, liveSpotOf } from '../locate/live-place.js';
+import { type LivePlace, livePlaceJson, livePlacesOf, liveLinesOf, liveSpotOf } from '../locate/live-place.js';
 import type { ResolvedLocation } from '../locate/live-resolver.js';
 import { type RegisterEntry, type StateAccessRecord, stageById } from '../organize/model.js';
 import type { FreshHandbook, FreshView } from './fresh-handbook.js';
@@ -276,26 +276,16 @@ function pageOfBoth<A, B>(first: readonly A[], second: readonly B[], offset: num
 function neighbourJson({ listed: neighbour, live }: LivePlace<Neighbour>, callsInUnit: Unit, callsInLive: ResolvedLocation) {
   return {
     id: neighbour.unit.id,
-    ...placeJson(neighbour.unit, live, liveLinesOf(neighbour.lines, callsInUnit, callsInLive)),
+    ...livePlaceJson(neighbour.unit, live, liveLinesOf(neighbour.lines, callsInUnit, callsInLive)),
     ...(neighbour.via ? { via: neighbour.via } : {}),
   };
 }
 
 /** A writer or reader where its code stands now, as a neighbour is; its writes or reads lie in its own code and move with it. */
 function accessJson({ listed: access, live }: LivePlace<StateAccess>) {
-  return { unit: access.unit.id, ...placeJson(access.unit, live, liveLinesOf(access.lines, access.unit, live)) };
+  return { unit: access.unit.id, ...livePlaceJson(access.unit, live, liveLinesOf(access.lines, access.unit, live)) };
 }
 
-/** A listed unit's live place, with the lines recorded inside some unit's code where they stand now, when known. */
-function placeJson(unit: Unit, live: ResolvedLocation, at: number[] | undefined) {
-  return {
-    ...liveSpotOf(unit, live),
-    ...(live.status === 'frozen' ? {} : { line: live.line, endLine: live.endLine }),
-    ...(at ? { at } : {}),
-    status: live.status,
-    ...(live.reason ? { reason: live.reason } : {}),
-  };
-}
 
 function syncedNote(view: FreshView): string {
   const files = view.sync.added.length + view.sync.modified.length + view.sync.removed.length;

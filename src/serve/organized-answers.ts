@@ -1,9 +1,9 @@
 import type { Handbook } from '../api/open-handbook.js';
 import { shortName } from '../graph/unit-name.js';
-import { livePlacesOf, type UnitResolver } from '../locate/live-place.js';
+import { livePlacesById, livePlacesOf, type UnitResolver } from '../locate/live-place.js';
 import { stageById } from '../organize/model.js';
 import type { OverviewResponse, RegisterResponse, StageResponse } from './api-schemas.js';
-import { accessSitesOf, livePlacesById, liveSitesOf, withLiveFields } from './sites.js';
+import { accessSitesOf, liveSitesOf, withLiveFields } from './sites.js';
 
 /**
  * The overview, a stage and the register, each listed unit where its code stands now, through the

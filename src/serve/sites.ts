@@ -63,14 +63,6 @@ export async function liveSitesOf(graph: ProgramGraph, ids: readonly string[], r
   return places.map(({ listed: { unit }, live }) => liveSiteOf(unit, live));
 }
 
-/** Where each unit of these ids stands now, by id, each resolved once; an id the graph does not hold is left out. */
-export async function livePlacesById(graph: ProgramGraph, ids: Iterable<string>, resolver: UnitResolver): Promise<Map<string, LivePlace<{ unit: Unit }>>> {
-  const places = await livePlacesOf(
-    unitsOf(graph, [...new Set(ids)]).map((unit) => ({ unit })),
-    resolver,
-  );
-  return new Map(places.map((place) => [place.listed.unit.id, place]));
-}
 
 /** Writers or readers, each linked to the first line where it acts, with that access where it stands now; `placed` holds every accessor the graph holds. */
 export function accessSitesOf(accesses: ReadonlyArray<{ unit: string; lines: readonly number[] }>, placed: ReadonlyMap<string, LivePlace<{ unit: Unit }>>): AccessSite[] {
