@@ -36,7 +36,7 @@ export type { SkippedFile } from './analyze/discover-files.js';
 export { shortName } from './graph/unit-name.js';
 export { linesPhrase } from './text/line-list.js';
 export { liveResolverOf } from './api/live-resolution.js';
-export { livePlaceJson, livePlacesById, livePlacesOf, liveSpotOf, liveLinesOf, type LivePlace, type UnitResolver } from './locate/live-place.js';
+export { inPlace, liveFieldsOf, livePlaceJson, livePlacesById, livePlacesOf, liveSpotOf, liveLinesOf, type LiveFields, type LivePlace, type UnitResolver } from './locate/live-place.js';
 export { liveDeclarationOf, type LiveDeclaration } from './locate/live-declaration.js';
 export type { ResolvedLocation } from './locate/live-resolver.js';
 export { quoted } from './text/quoted.js';

@@ -1,5 +1,5 @@
-import { liveLinesOf, livePlaceJson, liveSpotOf } from '../index.js';
-import type { LiveDeclaration, LivePlace, Overview, RegisterEntry, ResolvedLocation, Unit } from '../index.js';
+import { inPlace, liveFieldsOf, liveLinesOf, livePlaceJson, liveSpotOf } from '../index.js';
+import type { LiveDeclaration, LiveFields, LivePlace, Overview, RegisterEntry, ResolvedLocation, Unit } from '../index.js';
 
 /**
  * Where the units a read command prints stand now, as the MCP tools and the viewer show them: a
@@ -12,12 +12,7 @@ export type Placed = ReadonlyMap<string, LivePlace<{ unit: Unit }>>;
 
 type AccessRecord = RegisterEntry['writers'][number];
 
-
-/** Still where the build put it: the same code, in the same file, at the same lines. */
-function inPlace(unit: Unit, live: ResolvedLocation): boolean {
-  return live.status === 'fresh' && live.line === unit.startLine && live.endLine === unit.endLine;
-}
-
+/** The live place of the unit of this id when it no longer stands where the build put it. */
 function displaced(id: string, placed: Placed): LivePlace<{ unit: Unit }> | undefined {
   const place = placed.get(id);
   return place && !inPlace(place.listed.unit, place.live) ? place : undefined;
@@ -70,20 +65,16 @@ function accessJson(access: AccessRecord, placed: Placed) {
   return { ...access, ...livePlaceJson(unit, live, liveLinesOf(access.lines, unit, live)) };
 }
 
-/** The viewer's live fields of a listed unit: its status, and where its code stands now unless it is gone. */
-function liveFieldsOf(unit: Unit, live: ResolvedLocation) {
-  const at = liveSpotOf(unit, live);
-  return {
-    status: live.status,
-    ...(live.reason ? { reason: live.reason } : {}),
-    ...(live.status === 'frozen' ? {} : { liveFile: at.file, liveSymbol: at.symbol, liveLine: live.line, liveEndLine: live.endLine }),
-  };
+/** The viewer's live fields of the unit of this id when it no longer stands where the build put it. */
+function liveFieldsById(id: string, placed: Placed): LiveFields | undefined {
+  const place = placed.get(id);
+  return place && liveFieldsOf(place.listed.unit, place.live);
 }
 
 /** A stage member with the viewer's live fields when its code no longer stands where the build put it. */
 export function memberJson<T extends { unit: string }>(member: T, placed: Placed) {
-  const place = displaced(member.unit, placed);
-  return place ? { ...member, ...liveFieldsOf(place.listed.unit, place.live) } : member;
+  const fields = liveFieldsById(member.unit, placed);
+  return fields ? { ...member, ...fields } : member;
 }
 
 /**
@@ -93,10 +84,9 @@ export function memberJson<T extends { unit: string }>(member: T, placed: Placed
  */
 export function overviewJson(overview: Overview, placed: Placed) {
   const moved = overview.entryPoints.flatMap((id) => {
-    const place = displaced(id, placed);
-    if (!place) return [];
-    const { unit } = place.listed;
-    return [{ unit: unit.id, symbol: unit.symbol, file: unit.file, line: unit.startLine, ...liveFieldsOf(unit, place.live) }];
+    const fields = liveFieldsById(id, placed);
+    const unit = placed.get(id)?.listed.unit;
+    return fields && unit ? [{ unit: unit.id, symbol: unit.symbol, file: unit.file, line: unit.startLine, ...fields }] : [];
   });
   return moved.length === 0 ? overview : { ...overview, displacedEntryPoints: moved };
 }

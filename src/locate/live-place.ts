@@ -1,6 +1,6 @@
 import type { Unit } from '../graph/model.js';
 import type { ProgramGraph } from '../graph/program-graph.js';
-import type { LiveResolver, ResolvedLocation } from './live-resolver.js';
+import type { LiveResolver, LocatorStatus, ResolvedLocation } from './live-resolver.js';
 
 /**
  * Where the units an answer lists stand now, as the shared live resolver judges them. Every reader
@@ -45,6 +45,41 @@ export function livePlaceJson(unit: Unit, live: ResolvedLocation, at: number[] |
     status: live.status,
     ...(live.reason ? { reason: live.reason } : {}),
   };
+}
+
+/** Still where the build put it: the same code, in the same file, at the same lines. */
+export function inPlace(unit: Unit, live: ResolvedLocation): boolean {
+  return live.status === 'fresh' && live.line === unit.startLine && live.endLine === unit.endLine;
+}
+
+/**
+ * Where a listed unit's code stands now, as the viewer's answers and the CLI's JSON give it beside
+ * the build's place: its status, the reason, and unless it is gone the file, symbol and lines that
+ * hold it now. A unit still in place has none, so a handbook in step with the code lists only the
+ * build's places (on gemini-cli the live fields of every listed unit nearly doubled the register).
+ */
+export interface LiveFields {
+  status: LocatorStatus;
+  reason?: string;
+  liveFile?: string;
+  liveSymbol?: string;
+  liveLine?: number;
+  liveEndLine?: number;
+}
+
+/** The live fields of a unit no longer where the build put it; undefined while it is. */
+export function liveFieldsOf(unit: Unit, live: ResolvedLocation): LiveFields | undefined {
+  if (inPlace(unit, live)) return undefined;
+  const fields: LiveFields = { status: live.status };
+  if (live.reason) fields.reason = live.reason;
+  if (live.status !== 'frozen') {
+    const at = liveSpotOf(unit, live);
+    fields.liveFile = at.file;
+    fields.liveSymbol = at.symbol;
+    fields.liveLine = live.line;
+    fields.liveEndLine = live.endLine;
+  }
+  return fields;
 }
 
 /** The file and symbol that hold a unit's code now: its own, or the one place its code moved to. */
