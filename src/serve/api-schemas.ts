@@ -16,12 +16,14 @@ export type Site = z.infer<typeof siteSchema>;
 const liveStatusSchema = z.enum(['fresh', 'changed', 'moved', 'frozen']);
 
 /**
- * Where a listed unit's code stands now, in the unit answer's own live words: its status, and
- * unless it is gone from disk (frozen, `reason` says why) the file and symbol that hold it now and
- * its lines there. A view shows these; the build's fields stay the link.
+ * Where a listed unit's code stands now, in the unit answer's own live words, given only when that
+ * is not where the build put it: its status, and unless it is gone from disk (frozen, `reason` says
+ * why) the file and symbol that hold it now and its lines there. A view shows these; the build's
+ * fields stay the link. A unit without them is fresh at the build's place: a handbook in step with
+ * the code lists the build's places alone.
  */
 const liveFields = {
-  status: liveStatusSchema,
+  status: liveStatusSchema.optional(),
   reason: z.string().optional(),
   liveFile: z.string().optional(),
   liveSymbol: z.string().optional(),
@@ -35,7 +37,7 @@ export type LiveSite = z.infer<typeof liveSiteSchema>;
 
 /** A slot's writer or reader: `line` is its first access, as the build recorded it. */
 export const accessSiteSchema = liveSiteSchema.extend({
-  /** That access where it stands now; absent when the accessor's code changed or is gone, as no line of the build's says where the access is then. */
+  /** That access where it stands now, when the accessor is not in place; absent too when its code changed or is gone, as no line of the build's says where the access is then. */
   liveAccessLine: line.optional(),
 });
 export type AccessSite = z.infer<typeof accessSiteSchema>;
@@ -97,7 +99,7 @@ export type RegisterResponse = z.infer<typeof registerResponseSchema>;
  * call, a callee's its first line), with where its code stands now.
  */
 export const neighbourSchema = liveSiteSchema.extend({
-  /** A caller's first call, where it stands now; absent for a callee, and when the caller's code changed or is gone, as no line of the build's says where the call is then. */
+  /** A caller's first call, where it stands now, when the caller is not in place; absent for a callee, and when the caller's code changed or is gone, as no line of the build's says where the call is then. */
   liveCallLine: line.optional(),
 });
 export type Neighbour = z.infer<typeof neighbourSchema>;

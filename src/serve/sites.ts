@@ -1,16 +1,15 @@
 import type { Unit } from '../graph/model.js';
 import type { ProgramGraph } from '../graph/program-graph.js';
-import { type LivePlace, liveLinesOf, livePlacesOf, liveSpotOf, type UnitResolver } from '../locate/live-place.js';
+import { inPlace, type LiveFields, liveFieldsOf, type LivePlace, liveLinesOf, livePlacesOf, type UnitResolver } from '../locate/live-place.js';
 import type { ResolvedLocation } from '../locate/live-resolver.js';
 import type { AccessSite, LiveSite, Site } from './api-schemas.js';
 
 /**
  * The places the viewer's lists link to. A view shows where each listed unit's code stands now,
  * since the handbook it reads may be behind the code (served before the watcher syncs, or a static
- * site rendered from a stale build): the build's site stays the link, the live fields say where to look.
+ * site rendered from a stale build): the build's site stays the link, and a unit no longer where the
+ * build put it carries live fields that say where to look.
  */
-
-export type LiveFields = Omit<LiveSite, keyof Site>;
 
 /** A unit as a link: at its first line, or at `line` when the link is to a place inside it (a call, a write). */
 function siteOf(unit: Unit, line?: number): Site {
@@ -18,22 +17,15 @@ function siteOf(unit: Unit, line?: number): Site {
 }
 
 /**
- * Adds to a listed unit, built for this answer, where its code stands now: its status, and its
- * file, symbol and lines unless it is gone. It assigns rather than spreads: the register of a big
+ * Adds to a listed unit, built for this answer, where its code stands now when that is not where
+ * the build put it (liveFieldsOf): a unit in place keeps the build's fields alone, which the app
+ * reads as fresh at the build's place. It assigns rather than spreads: the register of a big
  * repository lists tens of thousands of sites (gemini-cli's 20,571), and copying each site per
  * field set about doubled the CPU time of that answer.
  */
-export function withLiveFields<T extends object>(listed: T, unit: Unit, live: ResolvedLocation): T & LiveFields {
-  const fields: LiveFields = { status: live.status };
-  if (live.reason) fields.reason = live.reason;
-  if (live.status !== 'frozen') {
-    const at = liveSpotOf(unit, live);
-    fields.liveFile = at.file;
-    fields.liveSymbol = at.symbol;
-    fields.liveLine = live.line;
-    fields.liveEndLine = live.endLine;
-  }
-  return Object.assign(listed, fields);
+export function withLiveFields<T extends object>(listed: T, unit: Unit, live: ResolvedLocation): T & Partial<LiveFields> {
+  const fields = liveFieldsOf(unit, live);
+  return fields ? Object.assign(listed, fields) : listed;
 }
 
 /** A unit as a link (at `line` inside it when given), with where its code stands now. */
@@ -43,10 +35,11 @@ export function liveSiteOf(unit: Unit, live: ResolvedLocation, line?: number): L
 
 /**
  * A line the build recorded inside a unit (a call, an access), where it stands now. It lies in the
- * unit's own code, so it moves with that code, and only while the code is the build's: none otherwise.
+ * unit's own code, so it moves with that code, and only while the code is the build's: none
+ * otherwise, and none while the unit is in place, as the line is then the build's.
  */
 export function liveLineIn(line: number, unit: Unit, live: ResolvedLocation): number | undefined {
-  return liveLinesOf([line], unit, live)?.[0];
+  return inPlace(unit, live) ? undefined : liveLinesOf([line], unit, live)?.[0];
 }
 
 /** The units the graph holds of these ids, in order; an id it does not hold is left out. */

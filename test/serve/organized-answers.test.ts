@@ -16,6 +16,10 @@ import { copyOfFixture } from '../helpers/paths.js';
 
 const GONE = { status: 'frozen', reason: 'truncateOutput is no longer in src/tools/truncate.ts' };
 
+/** What a listed unit carries beside the build's site only when its code no longer stands there. */
+const LIVE_KEYS = ['status', 'reason', 'liveFile', 'liveSymbol', 'liveLine', 'liveEndLine', 'liveAccessLine'];
+const hasLiveFields = (site: object): boolean => LIVE_KEYS.some((key) => key in site);
+
 /**
  * The lists of the overview, a stage and the register, read from a handbook behind the code: the
  * viewer answering before its watcher syncs, or a static site rendered from a stale build.
@@ -80,5 +84,22 @@ describe("the viewer's overview, stage and register answers", () => {
       unit: 'src/observability/telemetry.ts#pendingSpanCount', symbol: 'pendingSpanCount', file: 'src/observability/telemetry.ts', line: 30,
       status: 'frozen', reason: 'pendingSpanCount is no longer in src/observability/telemetry.ts',
     });
+  });
+
+  it('gives live fields only to the writers and readers the edits displaced, none to the ones still where the build put them', async () => {
+    const sites = (await register()).slots.flatMap((slot) => [...slot.writers, ...slot.readers]);
+    // The accessors the edits shifted (below the lines added or taken out), moved, changed or deleted; no other.
+    expect([...new Set(sites.filter(hasLiveFields).map((site) => site.unit))].sort()).toEqual([
+      'src/context/tokens.ts#countHistoryTokens',
+      'src/observability/logger.ts#Logger.write',
+      'src/observability/telemetry.ts#flushTelemetry',
+      'src/observability/telemetry.ts#pendingSpanCount',
+      'src/tools/shell.ts#capture',
+      'src/tools/shell.ts#runShellTool',
+      'src/tools/shell.ts#shellSchema',
+    ]);
+    const inPlace = sites.filter((site) => !hasLiveFields(site));
+    expect(inPlace.length).toBeGreaterThan(sites.length / 2);
+    for (const site of inPlace) expect(Object.keys(site).sort()).toEqual(['file', 'line', 'symbol', 'unit']);
   });
 });

@@ -291,6 +291,19 @@ describe('handbook serve', () => {
     expect((await getJson(server, '/api/overview')).name).toBe('mini-harness');
   });
 
+  // The live fields of every listed unit nearly doubled gemini-cli's register; a unit still where the build put it carries none.
+  it("lists the build's places alone while the handbook is in step with the code", async () => {
+    const server = await serve(await builtCopy());
+    const overview = overviewResponseSchema.parse(await getJson(server, '/api/overview'));
+    const stages = await Promise.all(overview.stages.map(async (summary) => stageResponseSchema.parse(await getJson(server, `/api/stage/${summary.id}`))));
+    const register = registerResponseSchema.parse(await getJson(server, '/api/register'));
+    const run = unitResponseSchema.parse(await getJson(server, `/api/unit?id=${encodeURIComponent('src/agent/agentLoop.ts#AgentLoop.run')}`));
+    const sites = [...register.slots.flatMap((slot) => [...slot.writers, ...slot.readers]), ...stages.flatMap((stage) => [...stage.entryPoints, ...stage.members]), ...run.callers, ...run.callees];
+    expect(register.slots.length).toBeGreaterThan(0);
+    const live = ['status', 'reason', 'liveFile', 'liveSymbol', 'liveLine', 'liveEndLine', 'liveAccessLine', 'liveCallLine'];
+    expect(sites.filter((site) => live.some((key) => key in site))).toEqual([]);
+  });
+
   it('syncs an edit on disk, pushes event: sync, and answers from the synced handbook', async () => {
     const copy = await builtCopy();
     const server = await serve(copy);

@@ -321,6 +321,9 @@ describe('web viewer in Chromium', () => {
         await viewLoaded(stalePage, 'stage');
         const moved = stalePage.locator('.file-group', { has: stalePage.locator('h3', { hasText: 'src/security/mask.ts' }) }).locator('li');
         expect(await moved.allTextContents()).toEqual(['maskSecrets function lines 3–13 moved']);
+        // A member still where the build put it comes without live fields: its build lines are where its code is.
+        const inPlace = stalePage.locator('.file-group', { has: stalePage.locator('h3', { hasText: 'src/security/secrets.ts' }) }).locator('li', { hasText: 'redactValue' });
+        expect(await inPlace.allTextContents()).toEqual(['redactValue function lines 21–24']);
         expect(await stalePage.locator('section', { has: stalePage.locator('h2', { hasText: 'Entry points' }) }).locator('li').allTextContents()).toEqual(['maskSecrets src/security/mask.ts:3 moved']);
 
         // A reader is shown at its read where its code is unchanged, and at its own first line where it changed.

@@ -5,7 +5,8 @@ import type { AccessSite, LiveSite, UnitNeighbour } from './types.js';
 /**
  * Units an answer lists, each a link to its unit view, with where its code stands now: at `lineOf`
  * (a place inside it, such as a call or an access) where the build's line still says where that is,
- * else at its own first line; a unit edited, moved or gone since the build carries its badge.
+ * else at its own first line; a unit edited, moved or gone since the build carries its badge. A
+ * unit without live fields stands where the build put it: its site is where its code is.
  */
 export function liveSiteList<T extends LiveSite>(sites: T[], empty = 'none', lineOf: (site: T) => number | undefined = () => undefined): HTMLElement {
   if (sites.length === 0) return h('p', { class: 'muted' }, empty);
@@ -18,12 +19,12 @@ export function liveSiteList<T extends LiveSite>(sites: T[], empty = 'none', lin
 
 /** Where a listed unit's code stands now, at `line` when given, as its list shows it: `file:line`, or gone. */
 export function liveWhere(site: LiveSite, line?: number): string {
-  return site.liveFile === undefined ? 'gone' : `${site.liveFile}:${line ?? site.liveLine}`;
+  return site.status === 'frozen' ? 'gone' : `${site.liveFile ?? site.file}:${line ?? site.liveLine ?? site.line}`;
 }
 
 /** The badge of a listed unit edited, moved or gone since the build, after a space; nothing when fresh. */
 export function liveBadge(site: LiveSite): (Node | string)[] | null {
-  return site.status === 'fresh' ? null : [' ', freshnessBadge(site.status, site.reason)];
+  return site.status === undefined || site.status === 'fresh' ? null : [' ', freshnessBadge(site.status, site.reason)];
 }
 
 /** A unit's callers (each at its call where the code holding it is unchanged) or callees. */

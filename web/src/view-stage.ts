@@ -65,8 +65,10 @@ export async function stageView(context: ViewContext, id: string): Promise<View>
   return { element };
 }
 
-/** A member's lines in the file that holds its code now, or gone. */
+/** A member's lines in the file that holds its code now (the build's while it is in place), or gone. */
 function memberLines(member: StageMember): string {
-  if (member.liveLine === undefined || member.liveEndLine === undefined) return 'gone';
-  return member.liveEndLine > member.liveLine ? `lines ${member.liveLine}–${member.liveEndLine}` : `line ${member.liveLine}`;
+  if (member.status === 'frozen') return 'gone';
+  const first = member.liveLine ?? member.line;
+  const last = member.liveEndLine ?? member.endLine;
+  return last > first ? `lines ${first}–${last}` : `line ${first}`;
 }
