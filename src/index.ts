@@ -38,6 +38,7 @@ export { linesPhrase } from './text/line-list.js';
 export { liveResolverOf } from './api/live-resolution.js';
 export { inPlace, liveFieldsOf, livePlaceJson, livePlacesById, livePlacesOf, liveSpotOf, liveLinesOf, type LiveFields, type LivePlace, type UnitResolver } from './locate/live-place.js';
 export { liveDeclarationOf, type LiveDeclaration } from './locate/live-declaration.js';
+export { declarationNote, nameNote, placeNote } from './locate/live-place-notes.js';
 export type { ResolvedLocation } from './locate/live-resolver.js';
 export { quoted } from './text/quoted.js';
 export {

@@ -1,4 +1,4 @@
-import { inPlace, liveFieldsOf, liveLinesOf, livePlaceJson, liveSpotOf } from '../index.js';
+import { declarationNote, inPlace, liveFieldsOf, liveLinesOf, livePlaceJson, liveSpotOf, nameNote as liveNameNote, placeNote } from '../index.js';
 import type { LiveDeclaration, LiveFields, LivePlace, Overview, RegisterEntry, ResolvedLocation, Unit } from '../index.js';
 
 /**
@@ -18,27 +18,28 @@ function displaced(id: string, placed: Placed): LivePlace<{ unit: Unit }> | unde
   return place && !inPlace(place.listed.unit, place.live) ? place : undefined;
 }
 
+/** The CLI's separator before a note, when there is one. */
+function spaced(note: string): string {
+  return note ? `  ${note}` : '';
+}
+
 /** "src/a.ts:14  run", "src/b.ts:3  run  (moved from src/a.ts)", "src/a.ts:9  run  (changed)", "src/a.ts  run  (gone)". */
 export function placeText(unit: Unit, live: ResolvedLocation): string {
-  if (live.status === 'frozen') return `${unit.file}  ${unit.symbol}  (gone)`;
+  if (live.status === 'frozen') return `${unit.file}  ${unit.symbol}${spaced(placeNote(unit, live))}`;
   const at = liveSpotOf(unit, live);
-  const note = live.movedTo ? `  (moved from ${unit.file})` : live.status === 'changed' ? '  (changed)' : '';
-  return `${at.file}:${live.line}  ${at.symbol}${note}`;
+  return `${at.file}:${live.line}  ${at.symbol}${spaced(placeNote(unit, live))}`;
 }
 
 /** " (changed)", " (moved to src/b.ts)" or " (gone)" after a name printed without its place; nothing while its code is the build's. */
 export function nameNote(id: string, placed: Placed): string {
-  const live = placed.get(id)?.live;
-  if (!live || live.status === 'fresh') return '';
-  if (live.status === 'frozen') return ' (gone)';
-  return live.movedTo ? ` (moved to ${live.movedTo.file})` : ' (changed)';
+  const note = liveNameNote(placed.get(id)?.live);
+  return note ? ` ${note}` : '';
 }
 
 /** "src/a.ts:8", "src/b.ts:3  (moved from src/a.ts)", "src/a.ts  (changed)" when the line is not known now, "src/a.ts  (gone)". */
 export function declarationText(entry: RegisterEntry, declared: LiveDeclaration): string {
   const at = declared.line === undefined ? declared.file : `${declared.file}:${declared.line}`;
-  const note = { fresh: '', changed: '  (changed)', moved: `  (moved from ${entry.file})`, frozen: '  (gone)' }[declared.status];
-  return `${at}${note}`;
+  return `${at}${spaced(declarationNote(entry.file, declared))}`;
 }
 
 /** A register entry with where its slot is declared now (`declared`, as the MCP register tool gives it), when that is not the build's place. */
