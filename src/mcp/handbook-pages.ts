@@ -1,8 +1,10 @@
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { renderHandbook } from '../api/render-handbook.js';
+import { liveResolverOf } from '../api/live-resolution.js';
 import { HandbookError } from '../errors.js';
-import type { RenderedPage } from '../render/render-markdown.js';
+import { livePagePlaces } from '../locate/live-page-places.js';
+import type { PagePlaces } from '../render/page-places.js';
+import { type RenderedPage, renderMarkdown, unitsOnPages } from '../render/render-markdown.js';
 import type { FreshHandbook, FreshView } from './fresh-handbook.js';
 
 const SCHEME = 'handbook://';
@@ -20,10 +22,22 @@ function titleOf(page: RenderedPage): string {
 
 /**
  * Renders the pages in memory, as `handbook render` would write them into the repository root:
- * links to source then read as paths from the root (one level up from a stage page).
+ * links to source then read as paths from the root (one level up from a stage page). With
+ * `places`, each unit and declaration is linked where it stands then, not where the build saw it.
  */
-function renderPages(view: FreshView): RenderedPage[] {
-  return renderHandbook(view.root, { ...view.database, out: view.root, write: false }).pages;
+function renderPages(view: FreshView, places?: PagePlaces): RenderedPage[] {
+  const { graph, organized, register } = view.handbook();
+  return renderMarkdown({ graph, organized, register, outDirectory: view.root, root: view.root, ...(places ? { places } : {}) });
+}
+
+/**
+ * Where the code the pages list stands on disk now. The sync before the read brought the handbook
+ * in step with the files it read, but code edited during or after that read (an agent at work, a
+ * sync of many seconds) would otherwise be linked at lines that no longer hold it.
+ */
+function livePlacesFor(view: FreshView): Promise<PagePlaces> {
+  const handbook = view.handbook();
+  return livePagePlaces(handbook.graph, handbook.register, unitsOnPages(handbook.organized, handbook.register), liveResolverOf(handbook));
 }
 
 /** What the list of pages shows: their names and titles follow the project's title, the stages, and whether any unit is unassigned. */
@@ -70,13 +84,13 @@ export function registerHandbookPages(server: McpServer, fresh: FreshHandbook): 
     template,
     {
       title: 'Handbook pages',
-      description: 'The handbook as Markdown: handbook://overview (what the code is, its stages in order), handbook://stages/<stage id> (one stage), handbook://register (shared state), handbook://unassigned (units no stage claimed, when there are any).',
+      description: 'The handbook as Markdown: handbook://overview (what the code is, its stages in order), handbook://stages/<stage id> (one stage), handbook://register (shared state), handbook://unassigned (units no stage claimed, when there are any). Each link points where the code stands as the page is read; code edited since the handbook last read it is marked (changed), moved code (moved from FILE), deleted code (gone), with no line.',
       mimeType: 'text/markdown',
     },
     (uri, variables) =>
       readable(() =>
         fresh.answer(async (view) => {
-          const pages = renderPages(view);
+          const pages = renderPages(view, await livePlacesFor(view));
           const page = pages.find((candidate) => uriOf(candidate) === uri.href || candidate.path === `${String(variables.page)}.md`);
           if (!page) throw new McpError(RESOURCE_NOT_FOUND, `no handbook page ${uri.href}; pages: ${pages.map(uriOf).join(', ')}`);
           return { contents: [{ uri: uriOf(page), mimeType: 'text/markdown', text: page.content }] };

@@ -1,6 +1,7 @@
 import type { ProgramGraph } from '../graph/program-graph.js';
 import type { OrganizedHandbook, RegisterEntry, Stage } from '../organize/model.js';
-import { cell, firstSentence, shortName, sourceLink } from './markdown-helpers.js';
+import { cell, firstSentence, placeLink, shortName } from './markdown-helpers.js';
+import { BUILD_PLACES, type PagePlaces } from './page-places.js';
 import { stageCouplingDiagram } from './mermaid.js';
 
 export interface RenderedPage {
@@ -16,6 +17,8 @@ export interface RenderInput {
   /** Absolute output folder and repository root: links from pages to source are relative between them. */
   outDirectory: string;
   root: string;
+  /** Where the pages place the code they list; the build's places by default. */
+  places?: PagePlaces;
 }
 
 function stagerLabel(organized: OrganizedHandbook): string {
@@ -29,14 +32,27 @@ function stagerLabel(organized: OrganizedHandbook): string {
  * input always gives the same bytes: nothing here reads a clock, a commit or the environment.
  */
 export function renderMarkdown(input: RenderInput): RenderedPage[] {
-  const pages: RenderedPage[] = [{ path: 'overview.md', content: renderOverview(input) }];
-  for (const stage of input.organized.stages) pages.push({ path: `stages/${stage.id}.md`, content: renderStage(input, stage) });
-  pages.push({ path: 'register.md', content: renderRegister(input) });
-  if (input.organized.unassigned.length > 0) pages.push({ path: 'unassigned.md', content: renderUnassigned(input) });
+  const placed: PlacedInput = { ...input, places: input.places ?? BUILD_PLACES };
+  const pages: RenderedPage[] = [{ path: 'overview.md', content: renderOverview(placed) }];
+  for (const stage of input.organized.stages) pages.push({ path: `stages/${stage.id}.md`, content: renderStage(placed, stage) });
+  pages.push({ path: 'register.md', content: renderRegister(placed) });
+  if (input.organized.unassigned.length > 0) pages.push({ path: 'unassigned.md', content: renderUnassigned(placed) });
   return pages;
 }
 
-function renderOverview(input: RenderInput): string {
+/** The units whose place or name some page prints: what a reader passing its own places must be able to place. */
+export function unitsOnPages(organized: OrganizedHandbook, register: readonly RegisterEntry[]): Set<string> {
+  return new Set([
+    ...organized.overview.entryPoints,
+    ...organized.stages.flatMap((stage) => [...stage.entryPoints, ...stage.members.map((member) => member.unit)]),
+    ...organized.unassigned,
+    ...register.flatMap((entry) => [...entry.writers, ...entry.readers].map((access) => access.unit)),
+  ]);
+}
+
+type PlacedInput = RenderInput & { places: PagePlaces };
+
+function renderOverview(input: PlacedInput): string {
   const { organized, register } = input;
   const overview = organized.overview;
   const lines = [`# ${overview.title}`, ''];
@@ -50,7 +66,7 @@ function renderOverview(input: RenderInput): string {
   if (overview.entryPoints.length === 0) lines.push('None found: nothing is exported and uncalled.');
   for (const id of overview.entryPoints) {
     const unit = input.graph.getUnit(id);
-    if (unit) lines.push(`- \`${shortName(id)}\` ${sourceLink(unit.file, unit.startLine, input.outDirectory, input.root)}`);
+    if (unit) lines.push(`- \`${shortName(id)}\` ${placeLink(input.places.unit(unit), input.outDirectory, input.root)}`);
   }
   lines.push('', '## State that couples stages', '');
   if (overview.couplingSlots.length === 0) lines.push('No piece of state is shared by two stages.');
@@ -62,7 +78,7 @@ function renderOverview(input: RenderInput): string {
   return lines.join('\n');
 }
 
-function renderStage(input: RenderInput, stage: Stage): string {
+function renderStage(input: PlacedInput, stage: Stage): string {
   const { graph } = input;
   const pageDirectory = `${input.outDirectory}/stages`;
   const lines = [`# ${stage.position + 1}. ${stage.name}`, '', stage.summary, '', `_Summary written by the ${stagerLabel(input.organized)}._`, ''];
@@ -72,7 +88,7 @@ function renderStage(input: RenderInput, stage: Stage): string {
   if (stage.entryPoints.length === 0) lines.push('None.');
   for (const id of stage.entryPoints) {
     const unit = graph.getUnit(id);
-    if (unit) lines.push(`- \`${shortName(id)}\` ${sourceLink(unit.file, unit.startLine, pageDirectory, input.root)}`);
+    if (unit) lines.push(`- \`${shortName(id)}\` ${placeLink(input.places.unit(unit), pageDirectory, input.root)}`);
   }
   lines.push('', `## Members (${primary.length})`, '');
   const byFile = new Map<string, string[]>();
@@ -88,13 +104,13 @@ function renderStage(input: RenderInput, stage: Stage): string {
     const units = byFile.get(file)!.map((id) => graph.getUnit(id)!).sort((a, b) => a.startLine - b.startLine || (a.id < b.id ? -1 : 1));
     for (const unit of units) {
       const description = unit.doc ? firstSentence(unit.doc) : unit.signature;
-      lines.push(`- \`${unit.symbol}\` (${unit.kind}) ${sourceLink(unit.file, unit.startLine, pageDirectory, input.root)}: ${description.replace(/\s+/g, ' ')}`);
+      lines.push(`- \`${unit.symbol}\` (${unit.kind}) ${placeLink(input.places.unit(unit), pageDirectory, input.root)}: ${description.replace(/\s+/g, ' ')}`);
     }
     lines.push('');
   }
   if (secondary.length > 0) {
     lines.push(`## Also involved (${secondary.length}), placed mainly elsewhere`, '');
-    for (const member of secondary) lines.push(`- \`${shortName(member.unit)}\``);
+    for (const member of secondary) lines.push(`- \`${shortName(member.unit)}\`${noted(input.places.nameNote(member.unit))}`);
     lines.push('');
   }
   const members = new Set(primary.map((member) => member.unit));
@@ -104,8 +120,8 @@ function renderStage(input: RenderInput, stage: Stage): string {
   else {
     lines.push('| state | written here by | read here by | also used in stages |', '|---|---|---|---|');
     for (const entry of touched) {
-      const writers = entry.writers.filter((access) => members.has(access.unit)).map((access) => `\`${shortName(access.unit)}\``).join(', ');
-      const readers = entry.readers.filter((access) => members.has(access.unit)).map((access) => `\`${shortName(access.unit)}\``).join(', ');
+      const writers = entry.writers.filter((access) => members.has(access.unit)).map((access) => `\`${shortName(access.unit)}\`${noted(input.places.nameNote(access.unit))}`).join(', ');
+      const readers = entry.readers.filter((access) => members.has(access.unit)).map((access) => `\`${shortName(access.unit)}\`${noted(input.places.nameNote(access.unit))}`).join(', ');
       lines.push(`| \`${cell(shortName(entry.slot))}\` | ${writers || '-'} | ${readers || '-'} | ${entry.stages.filter((id) => id !== stage.id).join(', ') || '-'} |`);
     }
   }
@@ -113,18 +129,20 @@ function renderStage(input: RenderInput, stage: Stage): string {
   return lines.join('\n');
 }
 
-function renderRegister(input: RenderInput): string {
+function renderRegister(input: PlacedInput): string {
   const lines = ['# State register', '', 'Every piece of state touched by more than one unit: who writes it, who reads it, and the stages it couples.', ''];
   const byStages = [...input.register].sort((a, b) => b.stages.length - a.stages.length || (a.slot < b.slot ? -1 : 1));
   for (const entry of byStages) {
     lines.push(`## \`${shortName(entry.slot)}\``, '');
-    lines.push(`${entry.kind}${entry.type ? ` of type \`${cell(entry.type)}\`` : ''}, declared at ${sourceLink(entry.file, entry.line, input.outDirectory, input.root)}; stages: ${entry.stages.join(', ') || 'none'}.`, '');
+    const declared = input.places.declaration(entry);
+    const at = `${declared.line === undefined ? 'in' : 'at'} ${placeLink(declared, input.outDirectory, input.root)}`;
+    lines.push(`${entry.kind}${entry.type ? ` of type \`${cell(entry.type)}\`` : ''}, declared ${at}; stages: ${entry.stages.join(', ') || 'none'}.`, '');
     for (const [title, accesses] of [['Writers', entry.writers], ['Readers', entry.readers]] as const) {
       if (accesses.length === 0) continue;
       lines.push(`${title}:`);
       for (const access of accesses) {
         const unit = input.graph.getUnit(access.unit);
-        if (unit) lines.push(`- \`${shortName(unit.id)}\` ${sourceLink(unit.file, access.lines[0] ?? unit.startLine, input.outDirectory, input.root)}`);
+        if (unit) lines.push(`- \`${shortName(unit.id)}\` ${placeLink(input.places.access(unit, access.lines), input.outDirectory, input.root)}`);
       }
       lines.push('');
     }
@@ -132,11 +150,16 @@ function renderRegister(input: RenderInput): string {
   return lines.join('\n');
 }
 
-function renderUnassigned(input: RenderInput): string {
+/** A note after a name, spaced off; nothing when there is none. */
+function noted(note: string): string {
+  return note ? ` ${note}` : '';
+}
+
+function renderUnassigned(input: PlacedInput): string {
   const lines = ['# Unassigned units', '', 'Units the stager could place in no stage: no name, path, comment or neighbour tied them to one.', ''];
   for (const id of input.organized.unassigned) {
     const unit = input.graph.getUnit(id);
-    if (unit) lines.push(`- \`${unit.symbol}\` (${unit.kind}) ${sourceLink(unit.file, unit.startLine, input.outDirectory, input.root)}`);
+    if (unit) lines.push(`- \`${unit.symbol}\` (${unit.kind}) ${placeLink(input.places.unit(unit), input.outDirectory, input.root)}`);
   }
   lines.push('');
   return lines.join('\n');
