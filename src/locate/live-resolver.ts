@@ -34,7 +34,8 @@ export type LiveFileParser = (file: string, text: string) => Promise<LiveUnit[]>
 /** The source files a build would analyze now, by path from the root: where moved code is looked for. */
 export type SourceDiscovery = () => readonly string[];
 
-type LiveFile = { kind: 'unchanged' } | LeftOut | { kind: 'parsed'; units: Map<string, LiveUnit> };
+/** A file that holds other bytes than the build read: its units by symbol, and the place of the file's own unit (its hash and its lines). */
+type LiveFile = { kind: 'unchanged' } | LeftOut | { kind: 'parsed'; units: Map<string, LiveUnit>; whole: Omit<LiveUnit, 'symbol'> };
 
 type Place = LiveUnit & { file: string };
 
@@ -66,6 +67,8 @@ export class LiveResolver {
   async resolve(unit: UnitLocation): Promise<ResolvedLocation> {
     const live = await this.fileOf(unit.file);
     if (live.kind === 'unchanged') return { status: 'fresh', line: unit.startLine, endLine: unit.endLine, hash: unit.hash };
+    // A file's own unit is the whole file: edited, it changed; it is never looked for by symbol, as no file holds it under one.
+    if (unit.kind === 'file' && live.kind === 'parsed') return { status: 'changed', line: live.whole.startLine, endLine: live.whole.endLine, hash: live.whole.hash, reason: `${unit.file} changed since the build` };
     const found = live.kind === 'parsed' ? live.units.get(unit.symbol) : undefined;
     if (found?.hash === unit.hash) return { status: 'fresh', line: found.startLine, endLine: found.endLine, hash: found.hash };
     if (found) return { status: 'changed', line: found.startLine, endLine: found.endLine, hash: found.hash, reason: `${unit.symbol} changed since the build` };
@@ -147,7 +150,10 @@ export class LiveResolver {
       this.unchanged.add(file);
       return { kind: 'unchanged' };
     }
-    const units = await this.parse(file, decodeSource(source.bytes));
-    return { kind: 'parsed', units: new Map(units.map((unit) => [unit.symbol, unit])) };
+    const text = decodeSource(source.bytes);
+    const units = await this.parse(file, text);
+    // Hashed and counted as a build records a file: its bytes, and its lines as the compiler breaks them.
+    const whole = { hash: shortHash(source.bytes), startLine: 1, endLine: text.split(/\r\n|[\n\r\u2028\u2029]/).length };
+    return { kind: 'parsed', units: new Map(units.map((unit) => [unit.symbol, unit])), whole };
   }
 }

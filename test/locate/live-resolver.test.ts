@@ -6,6 +6,7 @@ import { buildHandbook } from '../../src/api/build-handbook.js';
 import { liveResolverOf, liveSourceOf, sourceDiscoveryOf } from '../../src/api/live-resolution.js';
 import { openHandbook, type Handbook } from '../../src/api/open-handbook.js';
 import { LiveResolver } from '../../src/locate/live-resolver.js';
+import { shortHash } from '../../src/graph/content-hash.js';
 import { skipReasonOf } from '../../src/analyze/discover-files.js';
 import { copyOfFixture, scratchDirectory } from '../helpers/paths.js';
 
@@ -126,6 +127,33 @@ describe('the live resolver follows moved code', () => {
     const statuses = await Promise.all(gone.map(async (unit) => (await renamed.resolver.resolve(unit)).status));
     expect(statuses).toEqual(gone.map(() => 'moved'));
     expect(renamed.walks()).toBe(1);
+  });
+});
+
+describe("the live resolver places a file's own unit", () => {
+  const SECRETS = 'src/security/secrets.ts';
+
+  it('as changed when its file was edited, over the lines the file has now and with the hash a build would record', async () => {
+    const handbook = await builtThenEdited((repo) => {
+      const secrets = path.join(repo, SECRETS);
+      writeFileSync(secrets, `// one\n// two\n${readFileSync(secrets, 'utf8')}`);
+    });
+    const unit = handbook.graph.getUnitOrThrow(SECRETS);
+    expect(unit.kind).toBe('file');
+    const bytes = readFileSync(path.join(handbook.root, SECRETS));
+    expect(await liveResolverOf(handbook).resolve(unit)).toEqual({
+      status: 'changed',
+      line: 1,
+      endLine: unit.endLine + 2,
+      hash: shortHash(bytes),
+      reason: `${SECRETS} changed since the build`,
+    });
+  });
+
+  it('as frozen when its file is gone', async () => {
+    const handbook = await builtThenEdited(renameShellTool);
+    const unit = handbook.graph.getUnitOrThrow(SHELL);
+    expect(await liveResolverOf(handbook).resolve(unit)).toEqual({ status: 'frozen', line: 1, endLine: unit.endLine, reason: `${SHELL} no longer exists` });
   });
 });
 
