@@ -1,6 +1,6 @@
-import { linesPhrase, shortName } from '../index.js';
+import { liveLinesOf, linesPhrase, shortName } from '../index.js';
 import type { AskResult, StatusReport, SyncSummary, BuildSummary, WatchEvent, Neighbour, LiveDeclaration, OrganizedHandbook, Overview, RegisterEntry, SkippedFile, Slot, Stage, StateAccess, Unit } from '../index.js';
-import { declarationText, nameNote, type Placed, placeText } from './live-places.js';
+import { declarationText, linesText, liveOf, nameNote, type Placed, placeText, spanText, startText } from './live-places.js';
 
 function counts(record: Partial<Record<string, number>>): string {
   const parts = Object.entries(record)
@@ -46,37 +46,53 @@ export function location(unit: Unit, line = unit.startLine): string {
   return `${unit.file}:${line}`;
 }
 
-export function formatUnit(unit: Unit, callers: Neighbour[], callees: Neighbour[]): string {
+/** How many callers and how many callees `graph show` names. */
+const NEIGHBOURS_NAMED = 8;
+
+/** The units formatUnit prints: the unit, and the callers and callees it names; only these are resolved. */
+export function graphShowUnits(unit: Unit, callers: readonly Neighbour[], callees: readonly Neighbour[]): string[] {
+  return [unit.id, ...[...callers.slice(0, NEIGHBOURS_NAMED), ...callees.slice(0, NEIGHBOURS_NAMED)].map((neighbour) => neighbour.unit.id)];
+}
+
+/** The unit at its lines now; its callers and callees by name, noted when their code changed, moved or is gone. */
+export function formatUnit(unit: Unit, callers: Neighbour[], callees: Neighbour[], placed: Placed): string {
+  const names = (list: Neighbour[]): string =>
+    list.length === 0 ? '' : `: ${list.slice(0, NEIGHBOURS_NAMED).map((neighbour) => `${neighbour.unit.id}${nameNote(neighbour.unit.id, placed)}`).join(', ')}${list.length > NEIGHBOURS_NAMED ? ', …' : ''}`;
   const lines = [
     `${unit.id}  (${unit.kind}${unit.exported ? ', exported' : ''})`,
-    `  at         ${unit.file}:${unit.startLine}-${unit.endLine}`,
+    `  at         ${spanText(unit, liveOf(unit, placed))}`,
     `  signature  ${unit.signature}`,
   ];
   if (unit.doc) lines.push(`  doc        ${unit.doc}`);
   lines.push(`  hash       ${unit.hash}`);
-  lines.push(`  callers    ${callers.length}${callers.length ? `: ${callers.slice(0, 8).map((c) => c.unit.id).join(', ')}${callers.length > 8 ? ', …' : ''}` : ''}`);
-  lines.push(`  callees    ${callees.length}${callees.length ? `: ${callees.slice(0, 8).map((c) => c.unit.id).join(', ')}${callees.length > 8 ? ', …' : ''}` : ''}`);
+  lines.push(`  callers    ${callers.length}${names(callers)}`);
+  lines.push(`  callees    ${callees.length}${names(callees)}`);
   return lines.join('\n');
 }
 
 /**
- * Callers are shown at their call site (a line in the caller's file); callees at their own
- * declaration, with the line of the call in the unit asked about.
+ * Callers are shown at their call site (a line in the caller's code); callees at their own
+ * declaration, with the line of the call in the unit asked about. Each line is where it stands now:
+ * a call moves with the code it lies in, and has no line once that code changed or is gone.
  */
-export function formatNeighbours(title: string, neighbours: Neighbour[], direction: 'callers' | 'callees'): string {
+export function formatNeighbours(unit: Unit, neighbours: Neighbour[], direction: 'callers' | 'callees', placed: Placed): string {
+  const title = `${direction} of ${unit.id}${nameNote(unit.id, placed)}`;
   if (neighbours.length === 0) return `${title}: none`;
-  const rows = neighbours.map(({ unit, lines, via }) => {
-    const at = direction === 'callers' ? `${unit.file}:${lines.join(',')}` : `${unit.file}:${unit.startLine}  (called at ${linesPhrase(lines)})`;
-    return `  ${unit.id}  ${at}${via === 'dispatch' ? '  (through an interface or override)' : ''}`;
+  const rows = neighbours.map((neighbour) => {
+    const live = liveOf(neighbour.unit, placed);
+    const calls = direction === 'callees' ? liveLinesOf(neighbour.lines, unit, liveOf(unit, placed)) : undefined;
+    const at = direction === 'callers' ? linesText(neighbour.lines, neighbour.unit, live) : `${startText(neighbour.unit, live)}${calls ? `  (called at ${linesPhrase(calls)})` : ''}`;
+    return `  ${neighbour.unit.id}  ${at}${neighbour.via === 'dispatch' ? '  (through an interface or override)' : ''}`;
   });
   return [`${title}: ${neighbours.length}`, ...rows].join('\n');
 }
 
-export function formatSlot(slot: Slot, writers: StateAccess[], readers: StateAccess[]): string {
-  const access = (list: StateAccess[]): string[] => list.map(({ unit, lines }) => `    ${unit.id}  ${unit.file}:${lines.join(',')}`);
+/** A slot where it is declared now, its writers and readers at the lines of their writes and reads now. */
+export function formatSlot(slot: Slot, declared: LiveDeclaration, writers: StateAccess[], readers: StateAccess[], placed: Placed): string {
+  const access = (list: StateAccess[]): string[] => list.map(({ unit, lines }) => `    ${unit.id}  ${linesText(lines, unit, liveOf(unit, placed))}`);
   return [
     `${slot.id}  (${slot.kind}${slot.type ? `: ${slot.type}` : ''})`,
-    `  declared   ${slot.file}:${slot.line}`,
+    `  declared   ${declarationText(slot, declared)}`,
     `  writers    ${writers.length}`,
     ...access(writers),
     `  readers    ${readers.length}`,

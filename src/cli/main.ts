@@ -38,8 +38,8 @@ import { confirmOnTerminal, terminalApprover } from './approval-prompt.js';
 import { exitOnBrokenPipe } from './broken-pipe.js';
 import { EXIT, exitCodeFor, exitCodeForTask } from './exit-codes.js';
 import { formatPlan, formatRunEvent, formatRunResult } from './format-run.js';
-import { formatAsk, formatStatus, formatSync, formatNeighbours, formatOverview, formatRegister, formatSlot, formatUnsharedSlot, formatStage, formatSummary, formatUnit, formatWatchEvent, overviewEntryPoints, stageUnitsShown } from './format.js';
-import { memberJson, overviewJson, registerEntryJson } from './live-places.js';
+import { formatAsk, formatStatus, formatSync, formatNeighbours, formatOverview, formatRegister, formatSlot, formatUnsharedSlot, formatStage, formatSummary, formatUnit, formatWatchEvent, graphShowUnits, overviewEntryPoints, stageUnitsShown } from './format.js';
+import { callsJson, displacedJson, memberJson, neighbourJson, overviewJson, registerEntryJson, unitJson, withDeclared } from './live-places.js';
 import { assertWritableFile, writeOutputFile } from './output-file.js';
 import { createProgressReporter } from './progress.js';
 import { abortOnStop, closeOnStop } from './stop-signals.js';
@@ -653,34 +653,48 @@ export function createProgram(): Command {
   });
 
   readOptions(graph.command('show').description('one unit: where it is, its signature, doc, callers and callees').argument('<unit>', 'unit id or unambiguous symbol name'))
-    .action((reference: string, raw: unknown) => {
+    .action(async (reference: string, raw: unknown) => {
       const { options, handbook } = open(raw);
       const unit = handbook.graph.getUnitOrThrow(reference);
       const callers = handbook.graph.callers(unit.id);
       const callees = handbook.graph.callees(unit.id);
-      if (options.json) printJson({ unit, callers: callers.map(toJson), callees: callees.map(toJson) });
-      else print(formatUnit(unit, callers, callees));
+      // The unit's own place holds the lines of its calls, so it is resolved with the neighbours listed.
+      const shown = options.json ? [unit.id, ...[...callers, ...callees].map((neighbour) => neighbour.unit.id)] : graphShowUnits(unit, callers, callees);
+      const placed = await livePlacesById(handbook.graph, shown, liveResolverOf(handbook));
+      if (options.json) printJson({ unit: unitJson(unit, placed), callers: callsJson(unit, 'callers', callers, placed), callees: callsJson(unit, 'callees', callees, placed) });
+      else print(formatUnit(unit, callers, callees, placed));
     });
 
   for (const direction of ['callers', 'callees'] as const) {
     readOptions(graph.command(direction).description(direction === 'callers' ? 'units that call this unit' : 'units this unit calls').argument('<unit>', 'unit id or unambiguous symbol name'))
-      .action((reference: string, raw: unknown) => {
+      .action(async (reference: string, raw: unknown) => {
         const { options, handbook } = open(raw);
         const unit = handbook.graph.getUnitOrThrow(reference);
         const found = direction === 'callers' ? handbook.graph.callers(unit.id) : handbook.graph.callees(unit.id);
-        if (options.json) printJson({ unit: unit.id, [direction]: found.map(toJson) });
-        else print(formatNeighbours(`${direction} of ${unit.id}`, found, direction));
+        const placed = await livePlacesById(handbook.graph, [unit.id, ...found.map((neighbour) => neighbour.unit.id)], liveResolverOf(handbook));
+        // The unit asked about is named by id; where it stands now comes beside the list when that is not the build's place.
+        const displacedUnit = displacedJson(unit.id, placed);
+        if (options.json) printJson({ unit: unit.id, [direction]: callsJson(unit, direction, found, placed), ...(displacedUnit ? { displacedUnit } : {}) });
+        else print(formatNeighbours(unit, found, direction, placed));
       });
   }
 
   readOptions(graph.command('state').description('writers and readers of a state slot').argument('<slot>', 'slot id or Owner.field'))
-    .action((reference: string, raw: unknown) => {
+    .action(async (reference: string, raw: unknown) => {
       const { options, handbook } = open(raw);
       const slot = handbook.graph.getSlotOrThrow(reference);
       const writers = handbook.graph.writers(slot.id);
       const readers = handbook.graph.readers(slot.id);
-      if (options.json) printJson({ slot, writers: writers.map(toJson), readers: readers.map(toJson) });
-      else print(formatSlot(slot, writers, readers));
+      // One resolver for the declaration and the writers and readers, so each file is read once.
+      const resolver = liveResolverOf(handbook);
+      const [{ declared }, placed] = await Promise.all([
+        liveDeclarationOf(slot, (id) => handbook.graph.getUnit(id), resolver),
+        livePlacesById(handbook.graph, [...writers, ...readers].map((access) => access.unit.id), resolver),
+      ]);
+      // A write or read lies in its writer's or reader's own code, and moves with it.
+      const accesses = (list: typeof writers) => list.map((access) => neighbourJson(access, access.unit, placed));
+      if (options.json) printJson({ slot: withDeclared(slot, declared), writers: accesses(writers), readers: accesses(readers) });
+      else print(formatSlot(slot, declared, writers, readers, placed));
     });
 
   readOptions(graph.command('export').description('the whole graph as canonical JSON (byte-identical for the same tree)').option('--out <file>', 'write to a file instead of stdout'))
@@ -695,10 +709,6 @@ export function createProgram(): Command {
     });
 
   return reportUsageErrors(program);
-}
-
-function toJson(neighbour: { unit: { id: string; file: string; startLine: number }; lines: number[]; via?: string }) {
-  return { id: neighbour.unit.id, file: neighbour.unit.file, line: neighbour.unit.startLine, at: neighbour.lines, ...(neighbour.via ? { via: neighbour.via } : {}) };
 }
 
 /** Runs the CLI; every failure becomes one line on stderr and a documented exit code. */
