@@ -42,10 +42,6 @@ export function formatSummary(summary: BuildSummary, heading: string): string {
   return lines.join('\n');
 }
 
-export function location(unit: Unit, line = unit.startLine): string {
-  return `${unit.file}:${line}`;
-}
-
 /** How many callers and how many callees `graph show` names. */
 const NEIGHBOURS_NAMED = 8;
 
