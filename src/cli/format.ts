@@ -30,16 +30,20 @@ export function formatSummary(summary: BuildSummary, heading: string): string {
     const use = summary.model;
     lines.push(`  model      ${use.calls} calls to ${use.model}; ${use.cachedUnits} units answered from the cache; ${use.fallbackUnits} units and ${use.fallbackSummaries} summaries left to the offline stager; ${use.rejected.length} answers rejected${use.rejected[0] ? ` (first: ${use.rejected[0]})` : ''}`);
   }
-  if (summary.parseWarnings.length > 0) {
-    const first = summary.parseWarnings[0]!;
-    lines.push(`  warnings   ${summary.parseWarnings.length} file(s) with syntax errors, analyzed partially; first: ${first.file}:${first.line} ${first.message}`);
-  }
+  lines.push(...parseWarningLines(summary));
   const unread = summary.settingsProblems ?? [];
   if (unread.length > 0) {
     lines.push(`  settings   ${unread.length} settings file(s) read with problems, so import paths or packages they declare may be missing; first: ${unread[0]!.file}: ${unread[0]!.message}`);
   }
   lines.push(`  time       ${(summary.durationMs / 1000).toFixed(2)} s`);
   return lines.join('\n');
+}
+
+/** The files the analysis read only in part: a sync reports them as a build does, or a syntax error just typed would pass unseen. */
+function parseWarningLines(summary: BuildSummary): string[] {
+  const first = summary.parseWarnings[0];
+  if (first === undefined) return [];
+  return [`  warnings   ${summary.parseWarnings.length} file(s) with syntax errors, analyzed partially; first: ${first.file}:${first.line} ${first.message}`];
 }
 
 /** How many callers and how many callees `graph show` names. */
@@ -261,7 +265,7 @@ function skippedList(skipped: SkippedFile[]): string {
 }
 
 export function formatSync(summary: SyncSummary): string {
-  if (summary.upToDate) return `up to date: ${summary.build.root} (generation ${summary.generation}; nothing changed, ${summary.durationMs} ms)`;
+  if (summary.upToDate) return [`up to date: ${summary.build.root} (generation ${summary.generation}; nothing changed, ${summary.durationMs} ms)`, ...parseWarningLines(summary.build)].join('\n');
   const lines = [`synced ${summary.build.root} in ${summary.durationMs} ms (generation ${summary.generation})`];
   if (summary.fullRebuild) lines.push(`  full       ${summary.fullRebuild}`);
   if (summary.added.length > 0) lines.push(`  added      ${fileList(summary.added)}`);
@@ -274,6 +278,7 @@ export function formatSync(summary: SyncSummary): string {
   const inPart = summary.resolvedInPart > 0 ? `; ${summary.resolvedInPart} of them only in the unit the edit lay in` : '';
   lines.push(`  resolved   ${summary.resolvedFiles} files again (the changed ones and those whose edges could depend on them${inPart})`);
   lines.push(`  entries    ${summary.entries.added} added, ${summary.entries.changed} changed, ${summary.entries.removed} removed; ${summary.restaged} moved to another stage`);
+  lines.push(...parseWarningLines(summary.build));
   return lines.join('\n');
 }
 

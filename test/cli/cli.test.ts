@@ -30,6 +30,18 @@ describe('handbook CLI', () => {
     expect(JSON.parse(again.stdout)).toMatchObject({ upToDate: true, added: [], modified: [], removed: [], resolvedFiles: 0 });
   });
 
+  // A build named the file with a syntax error; a sync of the same edit said nothing, and status then called the handbook fresh.
+  it('names a syntax error in the sync that analyzed it, and again while it stays, as the build does', () => {
+    const repo = copyOfFixture();
+    expect(handbook(['build', repo, '--no-progress']).code).toBe(0);
+    writeFileSync(path.join(repo, 'src/security/secrets.ts'), `${readFileSync(path.join(repo, 'src/security/secrets.ts'), 'utf8')}\nexport function broken( {\n`);
+    const synced = handbook(['sync', repo, '--no-progress']);
+    expect(synced.code).toBe(0);
+    expect(synced.stdout).toMatch(/^ {2}warnings {3}1 file\(s\) with syntax errors, analyzed partially; first: src\/security\/secrets\.ts:\d+ /m);
+    const again = handbook(['sync', repo, '--no-progress']);
+    expect(again.stdout).toMatch(/^up to date: .*\n {2}warnings {3}1 file\(s\) with syntax errors/);
+  });
+
   it('refuses to sync a repository without a handbook, in one line with exit 3', () => {
     const repo = copyOfFixture();
     expectOneLineError(handbook(['sync', repo]), 3, /no handbook at .*run `handbook build` first/);
