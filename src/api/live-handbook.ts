@@ -13,7 +13,7 @@ import { describeProject, type ProjectDescription } from '../organize/overview.j
 import { currentGenerationOrThrow, foreignWrites, OvertakenUpdateError, readOrganized, readPriorAnalysis, setGenerationSource, type StoredRows } from '../store/generations.js';
 import { fileIdentity, identityChange } from '../store/file-identity.js';
 import { assertHandbookOf } from '../store/handbook-repository.js';
-import { databasePathFor, type HandbookDatabase, openDatabase } from '../store/open-database.js';
+import { databasePathFor, handbookAboveHint, type HandbookDatabase, openDatabase } from '../store/open-database.js';
 import { providerFor } from './build-handbook.js';
 import type { BuildSummary } from './build-summary.js';
 import { currentCommit } from './git-commit.js';
@@ -113,7 +113,7 @@ export class LiveHandbook {
   static async open(root: string, options: SyncOptions = {}): Promise<LiveHandbook> {
     const absoluteRoot = assertRepositoryRoot(root);
     const databasePath = databasePathFor(absoluteRoot, options.database);
-    if (!existsSync(databasePath)) throw new HandbookError('NO_HANDBOOK', `no handbook at ${databasePath}`, 'run `handbook build` first');
+    if (!existsSync(databasePath)) throw new HandbookError('NO_HANDBOOK', `no handbook at ${databasePath}`, handbookAboveHint(databasePath) ?? 'run `handbook build` first');
     const database = openDatabase(databasePath, 'update');
     try {
       const generation = currentGenerationOrThrow(database);

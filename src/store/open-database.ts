@@ -116,6 +116,17 @@ function handbookAbove(file: string): string | undefined {
 }
 
 /**
+ * What to do about a missing default database when a folder above holds a handbook: run from a
+ * folder inside a built repository, "build first" would make a second handbook of the folder
+ * alone. Worded for every command: the read commands take the repository as --repo, `status`,
+ * `sync` and `watch` as their argument.
+ */
+export function handbookAboveHint(file: string): string | undefined {
+  const above = handbookAbove(file);
+  return above && `${above} has one: run there or pass ${above} as the repository, or \`handbook build\` to build one for this folder alone`;
+}
+
+/**
  * A folder never becomes a handbook: a server waiting for one to be built there would wait for
  * ever. Told to delete a damaged database, a user who passed a folder would delete the folder.
  */
@@ -179,10 +190,7 @@ export function openDatabase(file: string, access: DatabaseAccess): HandbookData
   const create = access === 'create';
   const write = access !== 'read';
   if (!create && !existsSync(file)) {
-    const above = handbookAbove(file);
-    // Run from a folder inside a built repository, "build first" would make a second handbook of the folder alone.
-    const hint = above ? `${above} has one: pass --repo ${above} or run there, or \`handbook build\` to build one for this folder alone` : 'run `handbook build` in the repository first';
-    throw new HandbookError('NO_HANDBOOK', `no handbook database at ${file}`, hint);
+    throw new HandbookError('NO_HANDBOOK', `no handbook database at ${file}`, handbookAboveHint(file) ?? 'run `handbook build` in the repository first');
   }
   if (create) makeFolder(path.dirname(file));
   let database: HandbookDatabase;
