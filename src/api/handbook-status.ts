@@ -1,11 +1,12 @@
 import { compilerSettingsChange } from '../analyze/analysis-settings.js';
 import { type SkippedFile, skipReasonOf } from '../analyze/discover-files.js';
+import { assertIncludeFolders, STORED_INCLUDE_HINT } from '../analyze/include-folders.js';
 import type { LocatorStatus } from '../locate/live-resolver.js';
 import { acceptanceStatuses, type AcceptanceStatus } from '../harness/acceptance.js';
 import { currentCommit } from './git-commit.js';
 import { onePassResolverOf, sourceDiscoveryOf } from './live-resolution.js';
 import { describeProject } from '../organize/overview.js';
-import { readOverview, type GenerationInfo } from '../store/generations.js';
+import { readOverview } from '../store/generations.js';
 import { entriesByFile, readFileHashes, readUnitLocations } from '../store/stored-locations.js';
 import { handbookSettingsSchema } from './handbook-settings.js';
 import { readCurrentHandbook } from './open-handbook.js';
@@ -75,6 +76,10 @@ export async function handbookStatus(root: string, options: { database?: string 
   });
   const { handbook, files, discovered, resolver, entries, unchanged, units, overview } = rows;
   const { generation } = handbook;
+  // A handbook that recorded no settings cannot be synced at all; sync says so, with what to do.
+  const settings = handbookSettingsSchema.safeParse(generation.settings);
+  // Refused as a sync refuses it: "run `handbook sync`" would lead to that refusal.
+  if (settings.success) assertIncludeFolders(handbook.root, settings.data.include, STORED_INCLUDE_HINT);
   const counts: Record<LocatorStatus, number> = { fresh: 0, changed: 0, moved: 0, frozen: 0 };
   for (const file of unchanged) counts.fresh += entries.get(file) ?? 0;
   const frozen: StatusReport['frozen'] = [];
@@ -107,7 +112,8 @@ export async function handbookStatus(root: string, options: { database?: string 
     const reason = skipReasonOf(discovery, file.path);
     return reason ? [{ file: file.path, reason }] : [];
   });
-  const compilerSettings = await compilerSettingsSince(handbook.root, generation);
+  // The settings check a sync makes first; the compiler is loaded for it only when a file the settings were read from changed.
+  const compilerSettings = settings.success ? await compilerSettingsChange(handbook.root, settings.data.compiler, settings.data.compilerInputs) : undefined;
   const project = describeProject(handbook.root);
   const projectChanged = project.title !== overview.title || project.description !== overview.description;
   const found = new Set([...discovery.files.map((file) => file.path), ...skipped.map((entry) => entry.file)]);
@@ -131,12 +137,4 @@ export async function handbookStatus(root: string, options: { database?: string 
     fresh: compilerSettings === undefined && !projectChanged && counts.changed === 0 && counts.frozen === 0 && counts.moved === 0 && newFiles.length === 0 && newUnits.length === 0 && editedFiles.length === 0 && goneFiles.length === 0 && skipped.length === 0,
     acceptance: acceptanceStatuses(handbook.root),
   };
-}
-
-/** The settings check a sync makes first; the compiler is loaded for it only when a file the settings were read from changed. */
-async function compilerSettingsSince(root: string, generation: GenerationInfo): Promise<string | undefined> {
-  const settings = handbookSettingsSchema.safeParse(generation.settings);
-  // A handbook that recorded no settings cannot be synced at all; sync says so, with what to do.
-  if (!settings.success) return undefined;
-  return compilerSettingsChange(root, settings.data.compiler, settings.data.compilerInputs);
 }

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CLI, PROJECT_ROOT, copyOfFixture, scratchDirectory } from '../helpers/paths.js';
@@ -297,6 +297,17 @@ describe('handbook CLI', () => {
     const repo = copyOfFixture();
     expectOneLineError(await runCliAsync(['build', repo, ...options]), 2, pattern);
     expect(existsSync(path.join(repo, '.handbook'))).toBe(false);
+  });
+
+  // status called the handbook stale and said to run `handbook sync`, which then refused.
+  it('refuses status as sync refuses it when a folder the handbook was built with is gone, rather than sending the user to sync', () => {
+    const repo = copyOfFixture();
+    expect(handbook(['build', repo, '--include', 'src/tools', 'src/security', '--no-progress']).code).toBe(0);
+    rmSync(path.join(repo, 'src/security'), { recursive: true });
+    const refusal = /^handbook: --include src\/security: no such folder in .* \(the handbook was built with these folders; run `handbook build` again to choose others\)$/m;
+    expectOneLineError(handbook(['sync', repo, '--no-progress']), 2, refusal);
+    expectOneLineError(handbook(['status', repo]), 2, refusal);
+    expectOneLineError(handbook(['status', repo, '--json']), 2, refusal);
   });
 
   it('says a database another process holds locked is locked, in one line', async () => {
