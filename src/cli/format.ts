@@ -234,11 +234,11 @@ export function formatStatus(report: StatusReport): string {
   if (report.editedFiles.length > 0) lines.push(`  edited     ${fileList(report.editedFiles)} (changed since the build: a sync re-reads them)`);
   if (report.goneFiles.length > 0) lines.push(`  gone       ${fileList(report.goneFiles)} (no longer in the tree: a sync removes them)`);
   if (report.skipped.length > 0) lines.push(`  skipped    ${skippedCount(report.skipped)} still there, now left out by analysis: ${skippedList(report.skipped)}`);
-  for (const move of report.moved.slice(0, 20)) lines.push(`  moved      ${shortName(move.unit)} → ${move.to}`);
-  if (report.changed.length > 0) lines.push(`  changed    ${report.changed.slice(0, 8).map(shortName).join(', ')}${report.changed.length > 8 ? ', …' : ''}`);
+  for (const move of report.moved.slice(0, 20)) lines.push(`  moved      ${move.unit} → ${move.to}`);
+  lines.push(...unitsByFile('changed   ', report.changed, ''));
   for (const entry of report.frozen.slice(0, 20)) lines.push(`  frozen     ${shortName(entry.unit)}: ${entry.reason}`);
   if (report.newFiles.length > 0) lines.push(`  new files  ${fileList(report.newFiles)} (not in the handbook yet)`);
-  if (report.newUnits.length > 0) lines.push(`  new units  ${report.newUnits.slice(0, 8).map(shortName).join(', ')}${report.newUnits.length > 8 ? ', …' : ''} (not in the handbook yet)`);
+  lines.push(...unitsByFile('new units ', report.newUnits, ' (not in the handbook yet)'));
   if (report.frozen.length > 20) lines.push(`  … and ${report.frozen.length - 20} more frozen`);
   if (!report.fresh) lines.push('  run `handbook sync` to bring the handbook up to date');
   for (const record of report.acceptance.slice(-10)) {
@@ -246,6 +246,24 @@ export function formatStatus(report: StatusReport): string {
     lines.push(`  accepted   run ${record.runId}: ${state}`);
   }
   return lines.join('\n');
+}
+
+const FILES_SHOWN = 8;
+const NAMES_SHOWN = 8;
+
+/**
+ * Units named under their file, a line per file: a symbol alone is ambiguous in a status report
+ * (every class has a `constructor`, a function copied into a new file reads as already known).
+ */
+function unitsByFile(label: string, ids: readonly string[], note: string): string[] {
+  const byFile = new Map<string, string[]>();
+  for (const id of ids) {
+    const file = id.slice(0, Math.max(0, id.indexOf('#')));
+    byFile.set(file, [...(byFile.get(file) ?? []), shortName(id)]);
+  }
+  const lines = [...byFile].slice(0, FILES_SHOWN).map(([file, names]) => `  ${label} ${file}: ${names.slice(0, NAMES_SHOWN).join(', ')}${names.length > NAMES_SHOWN ? ', …' : ''}${note}`);
+  if (byFile.size > FILES_SHOWN) lines.push(`  ${label} … and ${byFile.size - FILES_SHOWN} more files`);
+  return lines;
 }
 
 function fileList(files: string[]): string {

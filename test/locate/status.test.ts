@@ -116,7 +116,22 @@ export function brandNewThing(): number {
     expect(report.fresh).toBe(false);
     const cli = spawnSync(process.execPath, [CLI, 'status', repo], { encoding: 'utf8' });
     expect(cli.status).toBe(5);
-    expect(cli.stdout).toMatch(/new units {2}brandNewThing \(not in the handbook yet\)/);
+    expect(cli.stdout).toMatch(/new units {2}src\/security\/secrets\.ts: brandNewThing \(not in the handbook yet\)$/m);
+  });
+
+  // The text said "changed    DEFAULT_MAX_CHARS, DEFAULT_MAX_CHARS": two files declare one, and the line said neither.
+  it('names changed units under their file in its text, so two units of one name in two files read apart', async () => {
+    const repo = copyOfFixture();
+    await buildHandbook(repo);
+    for (const [file, before, after] of [['src/tools/truncate.ts', '30_000', '31_000'], ['src/tools/webFetch.ts', '15_000', '16_000']] as const) {
+      const full = path.join(repo, file);
+      writeFileSync(full, readFileSync(full, 'utf8').replace(`DEFAULT_MAX_CHARS = ${before}`, `DEFAULT_MAX_CHARS = ${after}`));
+    }
+    expect((await handbookStatus(repo)).changed).toEqual(expect.arrayContaining(['src/tools/truncate.ts#DEFAULT_MAX_CHARS', 'src/tools/webFetch.ts#DEFAULT_MAX_CHARS']));
+    const cli = spawnSync(process.execPath, [CLI, 'status', repo], { encoding: 'utf8' });
+    expect(cli.status).toBe(5);
+    expect(cli.stdout).toMatch(/^ {2}changed {4}src\/tools\/truncate\.ts: DEFAULT_MAX_CHARS(, \w+)*$/m);
+    expect(cli.stdout).toMatch(/^ {2}changed {4}src\/tools\/webFetch\.ts: DEFAULT_MAX_CHARS(, \w+)*$/m);
   });
 
   it('is stale when a file it holds is gone though it held no unit but its file unit, and names it, as the sync that removes it does', async () => {
