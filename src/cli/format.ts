@@ -248,6 +248,13 @@ export function formatStatus(report: StatusReport): string {
   return lines.join('\n');
 }
 
+/** The note on pages rendered from a handbook the files have moved past: they show the build, not the code. */
+export function formatStaleRender(report: StatusReport): string {
+  const { changed, moved, frozen } = report.counts;
+  const entries = changed + moved + frozen > 0 ? `${changed} changed, ${moved} moved and ${frozen} frozen entries` : 'files edited, added or gone';
+  return `note: the pages show the handbook as built at ${report.builtAt}, and the code has moved on since (${entries}); run \`handbook sync\`, then render again`;
+}
+
 const FILES_SHOWN = 8;
 const NAMES_SHOWN = 8;
 

@@ -38,7 +38,7 @@ import { confirmOnTerminal, terminalApprover } from './approval-prompt.js';
 import { exitOnBrokenPipe } from './broken-pipe.js';
 import { EXIT, exitCodeFor, exitCodeForTask } from './exit-codes.js';
 import { formatPlan, formatRunEvent, formatRunResult } from './format-run.js';
-import { formatAsk, formatStatus, formatSync, formatNeighbours, formatOverview, formatRegister, formatSlot, formatUnsharedSlot, formatStage, formatSummary, formatUnit, formatWatchEvent, graphShowUnits, overviewEntryPoints, stageUnitsShown } from './format.js';
+import { formatAsk, formatStaleRender, formatStatus, formatSync, formatNeighbours, formatOverview, formatRegister, formatSlot, formatUnsharedSlot, formatStage, formatSummary, formatUnit, formatWatchEvent, graphShowUnits, overviewEntryPoints, stageUnitsShown } from './format.js';
 import { callsJson, displacedJson, memberJson, neighbourJson, overviewJson, registerEntryJson, unitJson, withDeclared } from './live-places.js';
 import { assertWritableFile, writeOutputFile } from './output-file.js';
 import { createProgressReporter } from './progress.js';
@@ -523,6 +523,16 @@ export function createProgram(): Command {
     if (options.html !== undefined && options.out !== undefined) await assertStaticSiteFolder(options.html);
     const markdown = options.html === undefined || options.out !== undefined ? renderHandbook(options.repo, { ...database, ...(options.out ? { out: options.out } : {}) }) : undefined;
     const site = options.html === undefined ? undefined : await writeStaticSite(options.repo, options.html, database);
+    // The pages are the stored handbook's, lines and all: rendered after an edit, they point at code that moved, silently.
+    const staleNote = await handbookStatus(options.repo, database).then(
+      (report) => (report.fresh ? undefined : formatStaleRender(report)),
+      // The pages are written: a check that cannot run (a folder the build included is gone) is reported, not made the render's failure.
+      (error: unknown) => {
+        if (!HandbookError.isInstance(error)) throw error;
+        return `note: could not check the pages against the code: ${error.message}${error.hint ? ` (${error.hint})` : ''}`;
+      },
+    );
+    if (staleNote) process.stderr.write(`${staleNote}\n`);
     if (options.json) {
       printJson({
         ...(markdown ? { outDirectory: markdown.outDirectory, pages: markdown.pages.map((page) => page.path) } : {}),

@@ -221,6 +221,23 @@ describe('handbook CLI', () => {
       expectOneLineError(await runCliAsync(args()), code, pattern);
     });
 
+    // The pages kept the build's lines after an edit, and nothing said so.
+    it('says on stderr that the pages show the build when the code moved on since, and nothing while it has not', async () => {
+      const copy = copyOfFixture();
+      expect(handbook(['build', copy, '--no-progress']).code).toBe(0);
+      const fresh = await runCliAsync(['render', '--repo', copy, '--out', path.join(scratchDirectory(), 'fresh')]);
+      expect(fresh).toMatchObject({ code: 0, stderr: '' });
+      const secrets = path.join(copy, 'src/security/secrets.ts');
+      writeFileSync(secrets, `// a line above every unit\n${readFileSync(secrets, 'utf8')}`);
+      for (const json of [[], ['--json']]) {
+        const stale = await runCliAsync(['render', '--repo', copy, '--out', path.join(scratchDirectory(), 'stale'), ...json]);
+        expect(stale.code).toBe(0);
+        expect(stale.stderr).toMatch(/^note: the pages show the handbook as built at .*, and the code has moved on since \(.*\); run `handbook sync`, then render again\n$/);
+      }
+      rmSync(path.join(copy, 'src/security/secrets.ts'));
+      expect((await runCliAsync(['render', '--repo', copy, '--out', path.join(scratchDirectory(), 'gone')])).stderr).toMatch(/\(0 changed, 0 moved and 5 frozen entries\)/);
+    });
+
     it.concurrent('refuses to render into a folder of files it did not write, and leaves them', async () => {
       const foreign = path.join(scratchDirectory(), 'notes');
       mkdirSync(path.join(foreign, 'stages'), { recursive: true });
