@@ -48,6 +48,8 @@ export interface SyncSummary {
   entries: { added: number; removed: number; changed: number };
   /** Units whose primary stage is not the one they had. */
   restaged: number;
+  /** package.json or the README describe the project otherwise than the stored overview, which was written again. */
+  projectChanged: boolean;
   /** Why the sync analyzed everything again instead of the change, when it did. */
   fullRebuild?: string;
   generation: number;
@@ -218,7 +220,7 @@ export class LiveHandbook {
         setGenerationSource(this.database, generation.id, { root: this.root, commit, summary: build });
       }
       return {
-        upToDate: true, ...base, entries: { added: 0, removed: 0, changed: 0 }, restaged: 0, generation: generation.id,
+        upToDate: true, ...base, entries: { added: 0, removed: 0, changed: 0 }, restaged: 0, projectChanged: false, generation: generation.id,
         durationMs: Math.round(performance.now() - started), build,
       };
     }
@@ -292,7 +294,7 @@ export class LiveHandbook {
     for (const [unit, stage] of stages) if (this.stages.has(unit) && this.stages.get(unit) !== stage) restaged += 1;
     this.stages = stages;
     return {
-      upToDate: false, ...base, entries, restaged, ...(fullRebuild === undefined ? {} : { fullRebuild }),
+      upToDate: false, ...base, entries, restaged, projectChanged, ...(fullRebuild === undefined ? {} : { fullRebuild }),
       generation: stored.summary.generation, durationMs: Math.round(performance.now() - started), build: stored.summary,
     };
   }

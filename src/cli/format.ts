@@ -300,6 +300,7 @@ export function formatSync(summary: SyncSummary): string {
   const removed = summary.removed.filter((file) => !skipped.has(file));
   if (removed.length > 0) lines.push(`  removed    ${fileList(removed)}`);
   if (summary.skipped.length > 0) lines.push(`  skipped    ${skippedList(summary.skipped)}; still there, no longer analyzed`);
+  if (summary.projectChanged) lines.push('  project    package.json or the README describe the project otherwise: the overview was written again');
   const inPart = summary.resolvedInPart > 0 ? `; ${summary.resolvedInPart} of them only in the unit the edit lay in` : '';
   lines.push(`  resolved   ${summary.resolvedFiles} files again (the changed ones and those whose edges could depend on them${inPart})`);
   lines.push(`  entries    ${summary.entries.added} added, ${summary.entries.changed} changed, ${summary.entries.removed} removed; ${summary.restaged} moved to another stage`);
@@ -326,6 +327,7 @@ export function formatWatchEvent(event: WatchEvent): string {
         : `synced ${files(changed)}: ${entries.added} entries added, ${entries.changed} changed, ${entries.removed} removed, ${event.restaged} restaged`;
       const notes = [
         ...(event.fullRebuild ? [`full rebuild: ${event.fullRebuild}`] : []),
+        ...(event.projectChanged ? ['overview written again (package.json or the README describe the project otherwise)'] : []),
         ...(event.skipped.length > 0 ? [`skipped ${skippedList(event.skipped)}`] : []),
         ...(event.unreadable > 0 ? [`${files(event.unreadable)} unreadable`] : []),
         ...(event.syntaxErrors > 0 ? [`${files(event.syntaxErrors)} with syntax errors`] : []),

@@ -61,6 +61,8 @@ export interface WatchSyncEvent extends EventTime {
   resolvedFiles: number;
   entries: SyncSummary['entries'];
   restaged: number;
+  /** package.json or the README describe the project otherwise: the overview was written again. */
+  projectChanged: boolean;
   fullRebuild?: string;
   /** Source files left out because they could not be read (permissions, or gone mid-read). */
   unreadable: number;
@@ -194,6 +196,7 @@ function syncEvent(summary: SyncSummary, events: number): Untimed<WatchSyncEvent
     resolvedFiles: summary.resolvedFiles,
     entries: summary.entries,
     restaged: summary.restaged,
+    projectChanged: summary.projectChanged,
     ...(summary.fullRebuild === undefined ? {} : { fullRebuild: summary.fullRebuild }),
     unreadable: summary.build.skipped.unreadable ?? 0,
     syntaxErrors: summary.build.parseWarnings.length,

@@ -42,6 +42,20 @@ describe('handbook CLI', () => {
     expect(again.stdout).toMatch(/^up to date: .*\n {2}warnings {3}1 file\(s\) with syntax errors/);
   });
 
+  // It printed "resolved 0 files again" and "0 added, 0 changed, 0 removed": a sync that did something, and said nothing of what.
+  it('says the overview was written again when only package.json describes the project otherwise', () => {
+    const repo = copyOfFixture();
+    expect(handbook(['build', repo, '--no-progress']).code).toBe(0);
+    const manifest = path.join(repo, 'package.json');
+    writeFileSync(manifest, readFileSync(manifest, 'utf8').replace('"description": "', '"description": "Now: '));
+    const synced = handbook(['sync', repo, '--no-progress']);
+    expect(synced.code).toBe(0);
+    expect(synced.stdout).toMatch(/^ {2}project {4}package\.json or the README describe the project otherwise: the overview was written again$/m);
+    expect(JSON.parse(handbook(['sync', repo, '--json']).stdout)).toMatchObject({ upToDate: true, projectChanged: false });
+    writeFileSync(manifest, readFileSync(manifest, 'utf8').replace('"description": "Now: ', '"description": "'));
+    expect(JSON.parse(handbook(['sync', repo, '--json']).stdout)).toMatchObject({ upToDate: false, projectChanged: true, added: [], modified: [], removed: [] });
+  });
+
   it('refuses to sync a repository without a handbook, in one line with exit 3', () => {
     const repo = copyOfFixture();
     expectOneLineError(handbook(['sync', repo]), 3, /no handbook at .*run `handbook build` first/);
