@@ -216,19 +216,25 @@ function cleanComment(raw: string): string {
     .join('\n');
 }
 
-/** Leading comments that document a declaration; license banners are not documentation. */
+/**
+ * Leading comments that document a declaration; license banners are not documentation. Where a
+ * doc comment (`/** ... *\/`) is among them, it is the documentation and what stands above it is
+ * something else (a section heading, a note to a neighbour): the doc starts at the last one.
+ */
 export function docOf(node: ts.Node, sourceFile: ts.SourceFile): string {
-  return clip(collapseWhitespace(leadingComments(sourceFile.text, node.getFullStart()).join(' ')), DOC_LIMIT);
+  const comments = leadingComments(sourceFile.text, node.getFullStart(), { raw: true });
+  const lastDocComment = comments.findLastIndex((comment) => comment.startsWith('/**'));
+  return clip(collapseWhitespace(comments.slice(Math.max(0, lastDocComment)).map(cleanComment).join(' ')), DOC_LIMIT);
 }
 
-/** The prose of the comments before a position: licence headers and tool directives (eslint, @ts-, ...) say nothing of the code. */
-export function leadingComments(text: string, position: number): string[] {
+/** The prose of the comments before a position (as written, with `raw`): licence headers and tool directives (eslint, @ts-, ...) say nothing of the code. */
+export function leadingComments(text: string, position: number, options: { raw?: boolean } = {}): string[] {
   const parts: string[] = [];
   for (const range of ts.getLeadingCommentRanges(text, position) ?? []) {
     const raw = text.slice(range.pos, range.end);
     if (/@license|copyright|SPDX-License-Identifier/i.test(raw)) continue;
     if (/^\/\/\s*(eslint|@ts-|prettier|istanbul|c8)/.test(raw)) continue;
-    parts.push(cleanComment(raw));
+    parts.push(options.raw ? raw : cleanComment(raw));
   }
   return parts;
 }
