@@ -14,6 +14,7 @@ import { type CompilerSetup, createCompilerSetup, type SettingsWarning } from '.
 import { createProgram, type ModuleResolver, toCompilerPath } from './create-program.js';
 import { annotationOf, declarationDigest, declaredNameOf, EXPORTS_ENTRY, fileOfId, hasInferredType, type DeclarationDigest } from './declaration-digest.js';
 import { discoverFiles, type DiscoveryResult, type FileStamp, type FolderListings, recordSkip, sameStamp, type SkippedFile, skipReasonOf } from './discover-files.js';
+import { annotationReferenceText } from './annotation-references.js';
 import { importsOfJoinSites, joinSites } from './join-sites.js';
 import { MergedUnitIndex } from './merged-index.js';
 import { nothingToAnalyze } from './nothing-to-analyze.js';
@@ -692,14 +693,14 @@ export class AnalysisSession {
   }
 }
 
-/** Names declared in a file with a type annotation that mentions one of `names` (as `matcher` finds them). */
+/** Names declared in a file with a type annotation that refers to one of `names` (as `matcher` finds them), past the names it declares itself. */
 function annotatedWithChangedNames(file: LiveFile | undefined, names: ReadonlySet<string>, matcher: WordMatcher): string[] {
   if (!file || file.record.test) return [];
   const found: string[] = [];
   const check = (name: string | undefined, node: ts.Node): void => {
     if (!name || names.has(name)) return;
     const annotation = annotationOf(node);
-    if (annotation && matcher.mentionedIn(annotation.getText())) found.push(name);
+    if (annotation && matcher.mentionedIn(annotationReferenceText(annotation))) found.push(name);
   };
   for (const { name, node } of file.index.memberDeclarations) check(name, node);
   for (const [node, id] of file.index.unitByDeclaration) check(declaredNameOf(id), node);
