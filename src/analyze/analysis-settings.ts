@@ -42,7 +42,21 @@ function analysisVersionOf(settings: string): unknown {
  * them), the settings read now are the stored ones, and the compiler is not loaded to read them.
  */
 export async function compilerSettingsChange(root: string, stored: string, inputs?: SettingsInputs): Promise<string | undefined> {
-  if (inputs && settingsInputsNow(root, inputs.files).digest === inputs.digest) return analysisVersionOf(stored) === ANALYSIS_VERSION ? undefined : ANOTHER_VERSION;
+  if (settingsInputsStand(root, inputs)) return analysisVersionOf(stored) === ANALYSIS_VERSION ? undefined : ANOTHER_VERSION;
   const { createCompilerSetup } = await import('./compiler-setup.js');
   return settingsChange(stored, settingsKey(createCompilerSetup(root)));
+}
+
+/**
+ * Whether the stored settings are the ones a sync would analyze with, told without the compiler:
+ * false both when they changed and when telling would take the compiler (a settings file edited,
+ * or no inputs stored).
+ */
+export function storedSettingsStand(root: string, stored: string, inputs?: SettingsInputs): boolean {
+  return settingsInputsStand(root, inputs) && analysisVersionOf(stored) === ANALYSIS_VERSION;
+}
+
+/** Whether every file the settings were read from reads as it did, and no config file came or went. */
+function settingsInputsStand(root: string, inputs: SettingsInputs | undefined): boolean {
+  return inputs !== undefined && settingsInputsNow(root, inputs.files).digest === inputs.digest;
 }

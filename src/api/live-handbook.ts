@@ -10,14 +10,18 @@ import type { ChatProvider } from '../llm/chat-types.js';
 import type { CreateProviderOptions } from '../llm/create-provider.js';
 import type { OrganizedHandbook } from '../organize/model.js';
 import { describeProject, type ProjectDescription } from '../organize/overview.js';
-import { currentGenerationOrThrow, foreignWrites, OvertakenUpdateError, readOrganized, readPriorAnalysis, setGenerationSource, type StoredRows } from '../store/generations.js';
+import {
+  currentGenerationOrThrow, foreignWrites, type GenerationInfo, OvertakenUpdateError, readOrganized, readOverview, readPriorAnalysis, setGenerationSource, type StoredRows,
+} from '../store/generations.js';
 import { fileIdentity, identityChange } from '../store/file-identity.js';
 import { assertHandbookOf } from '../store/handbook-repository.js';
 import { databasePathFor, handbookAboveHint, type HandbookDatabase, openDatabase } from '../store/open-database.js';
+import { readFileHashes } from '../store/stored-locations.js';
 import { providerFor } from './build-handbook.js';
 import type { BuildSummary } from './build-summary.js';
 import { currentCommit } from './git-commit.js';
 import { type HandbookSettings, handbookSettingsSchema } from './handbook-settings.js';
+import { nothingToSync, type StoredTree } from './nothing-to-sync.js';
 import { type BuildProgress, DerivedUnitCache, storeAnalysis } from './store-analysis.js';
 
 export interface SyncOptions {
@@ -177,6 +181,39 @@ export class LiveHandbook {
     }
   }
 
+  /**
+   * A sync for a handbook opened to sync once: up to date without opening the analysis when the
+   * checks `status` makes prove nothing changed, `sync` otherwise. Not for a handbook kept open
+   * (watch, MCP): their first `sync` parses everything on purpose, to hold the compiler warm.
+   */
+  async syncUnlessUnchanged(): Promise<SyncSummary> {
+    // Before the check too: a database no longer in place is refused, as `sync` refuses it.
+    this.assertDatabaseInPlace();
+    const started = performance.now();
+    const stored = this.database.transaction((): StoredTree => {
+      const generation = currentGenerationOrThrow(this.database);
+      return { generation, files: readFileHashes(this.database, generation.id), project: readOverview(this.database, generation.id) };
+    })();
+    if (!nothingToSync(this.root, stored)) return this.sync();
+    return this.upToDate(stored.generation, currentCommit(this.root), started);
+  }
+
+  /**
+   * What a sync that found nothing changed answers. The stored summary names where the tree and the
+   * database were at the last write: a repository that moved takes both along.
+   */
+  private upToDate(generation: GenerationInfo, commit: string | null, started: number): SyncSummary {
+    const build: BuildSummary = { ...(generation.summary as BuildSummary), root: this.root, database: this.databasePath, commit };
+    if (commit !== generation.commit || this.root !== generation.root) {
+      this.assertDatabaseInPlace();
+      setGenerationSource(this.database, generation.id, { root: this.root, commit, summary: build });
+    }
+    return {
+      upToDate: true, added: [], modified: [], removed: [], skipped: [], resolvedFiles: 0, resolvedInPart: 0, entries: { added: 0, removed: 0, changed: 0 }, restaged: 0,
+      projectChanged: false, generation: generation.id, durationMs: Math.round(performance.now() - started), build,
+    };
+  }
+
   private async syncOnce(): Promise<SyncSummary> {
     // Before the analysis too: it would be spent on a handbook that can no longer be written.
     this.assertDatabaseInPlace();
@@ -213,16 +250,7 @@ export class LiveHandbook {
     const project = describeProject(this.root);
     const projectChanged = project.title !== this.project.title || project.description !== this.project.description;
     if (change.added.length + change.modified.length + change.removed.length === 0 && change.fullReason === undefined && !projectChanged) {
-      // The stored summary names where the tree and the database were at the last write: a repository that moved takes both along.
-      const build: BuildSummary = { ...(generation.summary as BuildSummary), root: this.root, database: this.databasePath, commit };
-      if (commit !== generation.commit || this.root !== generation.root) {
-        this.assertDatabaseInPlace();
-        setGenerationSource(this.database, generation.id, { root: this.root, commit, summary: build });
-      }
-      return {
-        upToDate: true, ...base, entries: { added: 0, removed: 0, changed: 0 }, restaged: 0, projectChanged: false, generation: generation.id,
-        durationMs: Math.round(performance.now() - started), build,
-      };
+      return this.upToDate(generation, commit, started);
     }
 
     let fullRebuild = change.fullReason;
@@ -328,7 +356,7 @@ function primaryStages(organized: OrganizedHandbook): Map<string, string> {
 export async function syncHandbook(root: string, options: SyncOptions = {}): Promise<SyncSummary> {
   const live = await LiveHandbook.open(root, options);
   try {
-    return await live.sync();
+    return await live.syncUnlessUnchanged();
   } finally {
     live.close();
   }
