@@ -200,13 +200,14 @@ export class LiveHandbook {
 
   /**
    * What a sync that found nothing changed answers. The stored summary names where the tree and the
-   * database were at the last write: a repository that moved takes both along.
+   * database were at the last write: a repository that moved takes both along. `settings`, when
+   * given, are stored too: the compiler settings read to the same as stored, from files that changed.
    */
-  private upToDate(generation: GenerationInfo, commit: string | null, started: number): SyncSummary {
+  private upToDate(generation: GenerationInfo, commit: string | null, started: number, settings?: HandbookSettings): SyncSummary {
     const build: BuildSummary = { ...(generation.summary as BuildSummary), root: this.root, database: this.databasePath, commit };
-    if (commit !== generation.commit || this.root !== generation.root) {
+    if (commit !== generation.commit || this.root !== generation.root || settings !== undefined) {
       this.assertDatabaseInPlace();
-      setGenerationSource(this.database, generation.id, { root: this.root, commit, summary: build });
+      setGenerationSource(this.database, generation.id, { root: this.root, commit, summary: build, ...(settings ? { settings } : {}) });
     }
     return {
       upToDate: true, added: [], modified: [], removed: [], skipped: [], resolvedFiles: 0, resolvedInPart: 0, entries: { added: 0, removed: 0, changed: 0 }, restaged: 0,
@@ -250,7 +251,14 @@ export class LiveHandbook {
     const project = describeProject(this.root);
     const projectChanged = project.title !== this.project.title || project.description !== this.project.description;
     if (change.added.length + change.modified.length + change.removed.length === 0 && change.fullReason === undefined && !projectChanged) {
-      return this.upToDate(generation, commit, started);
+      // Settings read to the same from files that changed (a tsconfig's `"strict": false`) are stored with their new inputs, or
+      // every `status` after would load the compiler to tell them unchanged again.
+      const inputs = this.session.settingsInputs;
+      if (inputs.digest === this.settings.compilerInputs?.digest) return this.upToDate(generation, commit, started);
+      const settings: HandbookSettings = { ...this.settings, compilerInputs: inputs };
+      const summary = this.upToDate(generation, commit, started, settings);
+      this.settings = settings;
+      return summary;
     }
 
     let fullRebuild = change.fullReason;

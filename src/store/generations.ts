@@ -394,10 +394,14 @@ export function currentGeneration(database: HandbookDatabase): GenerationInfo | 
 /**
  * Records that a generation describes the tree at another commit or root (a sync that found no
  * file changed, of a repository that may have moved with its handbook), with the summary that
- * says so: readers show the summary's root and commit.
+ * says so: readers show the summary's root and commit. With `settings`, also how it was built, when
+ * only what the compiler settings were read from changed (a tsconfig that reads to the same settings).
  */
-export function setGenerationSource(database: HandbookDatabase, generation: number, source: { root: string; commit: string | null; summary: unknown }): void {
-  database.prepare('UPDATE generations SET root = ?, commit_sha = ?, summary = ? WHERE id = ?').run(source.root, source.commit, JSON.stringify(source.summary), generation);
+export function setGenerationSource(database: HandbookDatabase, generation: number, source: { root: string; commit: string | null; summary: unknown; settings?: unknown }): void {
+  const settings = source.settings === undefined ? null : JSON.stringify(source.settings);
+  database
+    .prepare('UPDATE generations SET root = ?, commit_sha = ?, summary = ?, settings = coalesce(?, settings) WHERE id = ?')
+    .run(source.root, source.commit, JSON.stringify(source.summary), settings, generation);
 }
 
 export function currentGenerationOrThrow(database: HandbookDatabase): GenerationInfo {

@@ -234,6 +234,21 @@ export function brandNewThing(): number {
     expect(status.compilerLoads).toEqual([]);
   });
 
+  it('leaves the compiler unloaded after an up-to-date sync that read a changed tsconfig to the same settings', async () => {
+    const repo = copyOfFixture();
+    await buildHandbook(repo);
+    // No option the analysis reads: the settings stay the same, what they were read from does not.
+    const tsconfig = path.join(repo, 'tsconfig.json');
+    writeFileSync(tsconfig, once(readFileSync(tsconfig, 'utf8'), '"strict": true', '"strict": false'));
+    const before = statusReportingCompilerLoads(repo);
+    expect(JSON.parse(before.stdout)).toMatchObject({ fresh: true, compilerSettings: null });
+    expect(before.compilerLoads).not.toEqual([]);
+    expect((await syncHandbook(repo)).upToDate).toBe(true);
+    const after = statusReportingCompilerLoads(repo);
+    expect(after.status).toBe(0);
+    expect(after.compilerLoads).toEqual([]);
+  });
+
   it('is stale when package.json describes the project otherwise, as the overview a sync writes again', async () => {
     const repo = copyOfFixture();
     await buildHandbook(repo);
