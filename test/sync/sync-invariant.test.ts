@@ -174,15 +174,20 @@ describe('a kept-open handbook and the compiler settings', () => {
 });
 
 describe('a handbook stored under other analysis settings', () => {
-  /** Rewrites the stored compiler settings as an earlier version of the tool, or an earlier tsconfig, left them. */
+  /**
+   * Rewrites the stored compiler settings as an earlier version of the tool, or an earlier tsconfig, left them,
+   * with what they were read from: settings stored beside the digest of the files as they are now would be
+   * taken for the settings those files read to, as `status` takes them, and no sync would read them again.
+   */
   const storeSettings = (database: string, change: (compiler: Record<string, unknown>) => void): void => {
     const raw = new Database(database);
     try {
       const { id, settings } = raw.prepare("SELECT id, settings FROM generations WHERE status = 'complete' ORDER BY id DESC LIMIT 1").get() as { id: number; settings: string };
-      const parsed = JSON.parse(settings) as { compiler: string };
+      const parsed = JSON.parse(settings) as { compiler: string; compilerInputs: { files: string[]; digest: string } };
       const compiler = JSON.parse(parsed.compiler) as Record<string, unknown>;
       change(compiler);
-      raw.prepare('UPDATE generations SET settings = ? WHERE id = ?').run(JSON.stringify({ ...parsed, compiler: JSON.stringify(compiler) }), id);
+      const compilerInputs = { ...parsed.compilerInputs, digest: 'of the files as they were' };
+      raw.prepare('UPDATE generations SET settings = ? WHERE id = ?').run(JSON.stringify({ ...parsed, compiler: JSON.stringify(compiler), compilerInputs }), id);
     } finally {
       raw.close();
     }
