@@ -1,13 +1,10 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildHandbook } from '../../src/api/build-handbook.js';
-import { FreshHandbook, type FreshView } from '../../src/mcp/fresh-handbook.js';
 import { registerHandbookTools } from '../../src/mcp/handbook-tools.js';
 import { editNeighbours, editStateAccessors, MASK_FILE, SCHEMA_FILE } from '../helpers/neighbour-edits.js';
+import { serverWithEditWindow } from '../helpers/mcp-edit-window.js';
 import { copyOfFixture } from '../helpers/paths.js';
 
 const SECRETS = 'src/security/secrets.ts';
@@ -20,34 +17,16 @@ afterEach(async () => {
   await Promise.all(closing.splice(0).map((close) => close()));
 });
 
-/**
- * The handbook tools in this process, over a FreshHandbook whose next answer meets an edit made
- * after its sync and before the tool reads: the window, however short, in which an answer is
- * read from a handbook behind the disk. A test makes it at will, where a server's is a race.
- */
+/** The handbook tools over an edit window (see serverWithEditWindow); no call may end in an unexpected error. */
 async function toolsOver(repo: string): Promise<{ call: (name: string, args: Record<string, unknown>) => Promise<Structured>; editAfterNextSync: (edit: () => void) => void }> {
-  const fresh = new FreshHandbook(repo, { log: () => undefined });
-  const edits: Array<() => void> = [];
-  const synced = fresh.answer.bind(fresh);
-  fresh.answer = <T>(work: (view: FreshView) => Promise<T>): Promise<T> =>
-    synced((view) => {
-      for (const edit of edits.splice(0)) edit();
-      return work(view);
-    });
-  const server = new McpServer({ name: 'handbook', version: '0.0.0' });
   const logged: string[] = [];
-  registerHandbookTools(server, fresh, (line) => logged.push(line));
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = new Client({ name: 'handbook-test', version: '1.0.0' });
-  await client.connect(clientSide);
+  const { client, editAfterNextSync, close } = await serverWithEditWindow(repo, (server, fresh) => registerHandbookTools(server, fresh, (line) => logged.push(line)));
   closing.push(async () => {
-    await client.close();
-    await fresh.close();
+    await close();
     expect(logged.filter((line) => line.startsWith('unexpected error'))).toEqual([]);
   });
   return {
-    editAfterNextSync: (edit) => edits.push(edit),
+    editAfterNextSync,
     call: async (name, args) => {
       const result = await client.callTool({ name, arguments: args });
       expect(result.isError ?? false, JSON.stringify(result.content)).toBe(false);

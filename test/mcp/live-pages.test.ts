@@ -1,14 +1,11 @@
 import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildHandbook } from '../../src/api/build-handbook.js';
 import { renderHandbook } from '../../src/api/render-handbook.js';
-import { FreshHandbook, type FreshView } from '../../src/mcp/fresh-handbook.js';
 import { registerHandbookPages } from '../../src/mcp/handbook-pages.js';
 import { editAccessors, editNeighbours, editStateAccessors, HISTORY_TOKENS_FILE, MASK_FILE, SCHEMA_FILE } from '../helpers/neighbour-edits.js';
+import { serverWithEditWindow } from '../helpers/mcp-edit-window.js';
 import { copyOfFixture, scratchDirectory } from '../helpers/paths.js';
 
 const closing: Array<() => Promise<void>> = [];
@@ -17,32 +14,12 @@ afterEach(async () => {
   await Promise.all(closing.splice(0).map((close) => close()));
 });
 
-/**
- * The handbook pages in this process, over a FreshHandbook whose next read may meet an edit made
- * after its sync and before the page is rendered: the window in which a page would be read from a
- * handbook behind the disk. A test makes it at will, where a server's is a race with the editor.
- */
+/** The handbook pages over an edit window (see serverWithEditWindow). */
 async function pagesOver(repo: string): Promise<{ read: (page: string) => Promise<string>; pages: () => Promise<string[]>; editAfterNextSync: (edit: () => void) => void }> {
-  const fresh = new FreshHandbook(repo, { log: () => undefined });
-  const edits: Array<() => void> = [];
-  const synced = fresh.answer.bind(fresh);
-  fresh.answer = <T>(work: (view: FreshView) => Promise<T>): Promise<T> =>
-    synced((view) => {
-      for (const edit of edits.splice(0)) edit();
-      return work(view);
-    });
-  const server = new McpServer({ name: 'handbook', version: '0.0.0' });
-  registerHandbookPages(server, fresh);
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = new Client({ name: 'handbook-test', version: '1.0.0' });
-  await client.connect(clientSide);
-  closing.push(async () => {
-    await client.close();
-    await fresh.close();
-  });
+  const { client, editAfterNextSync, close } = await serverWithEditWindow(repo, (server, fresh) => registerHandbookPages(server, fresh));
+  closing.push(close);
   return {
-    editAfterNextSync: (edit) => edits.push(edit),
+    editAfterNextSync,
     pages: async () => (await client.listResources()).resources.map((resource) => resource.uri),
     read: async (uri) => {
       const [content] = (await client.readResource({ uri })).contents;
