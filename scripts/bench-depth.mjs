@@ -10,20 +10,12 @@
 // files of ask's order and knew where to stop could do no better.
 // Usage: npm run build && npm run bench:depth [-- --set gemini-cli]
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { benchArguments, root } from './bench-sets.mjs';
+import { benchArguments, builtCli, presentSets, root } from './bench-sets.mjs';
 
 const DEPTHS = [5, 10, 20, 30, 50, 100];
 const LOCATIONS = 500;
-const bench = path.join(root, '..', 'shared', 'bench');
-const reposDirectory = process.env.BENCH_REPOS ?? '/tmp/repos';
-const cli = path.join(root, 'dist', 'cli', 'main.js');
-if (!existsSync(cli)) {
-  console.error(`no ${path.relative(root, cli)}: run \`npm run build\` first`);
-  process.exit(2);
-}
-
 const last = (symbol) => String(symbol ?? '').split('.').pop();
 
 /** The best F1 against `gold` of any prefix of `ranked` (distinct keys, best first). */
@@ -41,15 +33,10 @@ function bestPrefixF1(ranked, gold) {
 }
 
 const { only } = benchArguments();
+const cli = builtCli();
 const run = (args) => execFileSync(process.execPath, [cli, ...args], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
 const rows = [];
-for (const name of ['gemini-cli', 'deepagentsjs']) {
-  if (only && name !== only) continue;
-  const repo = path.join(reposDirectory, name);
-  if (!existsSync(repo)) {
-    console.log(`- ${name}: skipped, no checkout at ${repo}`);
-    continue;
-  }
+for (const { name, repo, bench } of presentSets(only)) {
   const set = JSON.parse(readFileSync(path.join(bench, `${name}.json`), 'utf8'));
   console.log(`$ node dist/cli/main.js build ${repo}`);
   run(['build', repo]);

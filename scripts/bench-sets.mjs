@@ -13,22 +13,34 @@ const reposDirectory = process.env.BENCH_REPOS ?? '/tmp/repos';
 
 const quote = (value) => (/^[\w./:=@-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`);
 
-/** Scores every present set (or only `only`); `plan` adds score.mjs --plan. */
-export function scoreSets({ only, plan }) {
+/** The built CLI; exits with a hint when there is none. */
+export function builtCli() {
   const cli = path.join(root, 'dist', 'cli', 'main.js');
   if (!existsSync(cli)) {
     console.error(`no ${path.relative(root, cli)}: run \`npm run build\` first`);
     process.exit(2);
   }
-  const scratch = mkdtempSync(path.join(os.tmpdir(), 'handbook-bench-'));
-  const rows = [];
+  return cli;
+}
+
+/** The dev sets (or only `only`) whose checkout is present, each with its checkout and the folder holding its set file; says which are skipped. */
+export function presentSets(only) {
+  const present = [];
   for (const name of ['gemini-cli', 'deepagentsjs']) {
     if (only && name !== only) continue;
     const repo = path.join(reposDirectory, name);
-    if (!existsSync(repo)) {
-      console.log(`- ${name}: skipped, no checkout at ${repo}`);
-      continue;
-    }
+    if (existsSync(repo)) present.push({ name, repo, bench });
+    else console.log(`- ${name}: skipped, no checkout at ${repo}`);
+  }
+  return present;
+}
+
+/** Scores every present set (or only `only`); `plan` adds score.mjs --plan. */
+export function scoreSets({ only, plan }) {
+  const cli = builtCli();
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'handbook-bench-'));
+  const rows = [];
+  for (const { name, repo } of presentSets(only)) {
     const out = path.join(scratch, `${name}.json`);
     const command = [path.join(bench, 'score.mjs'), '--set', path.join(bench, `${name}.json`), '--repo', repo, '--cmd', `${process.execPath} ${cli}`, ...(plan ? ['--plan'] : []), '--json', out];
     const shown = [process.execPath, ...command].map(quote).join(' ');
