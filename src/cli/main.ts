@@ -241,6 +241,11 @@ function open(raw: unknown) {
   return { options, handbook: openHandbook(options.repo, options.db ? { database: options.db } : {}) };
 }
 
+/** A help text's closing examples, each a command line as typed. */
+function examples(...lines: string[]): string {
+  return `\nExamples:\n${lines.map((line) => `  $ handbook ${line}`).join('\n')}`;
+}
+
 const readOptions = (command: Command): Command =>
   command
     .option('--repo <dir>', 'repository folder', '.')
@@ -251,7 +256,8 @@ export function createProgram(): Command {
   const program = new Command('handbook')
     .description('Makes AI-agent harness codebases readable, navigable and safely editable.')
     .version(VERSION)
-    .option('--debug', 'show stack traces for unexpected errors');
+    .option('--debug', 'show stack traces for unexpected errors')
+    .addHelpText('after', examples('build .', 'ask "where is secret masking done?"'));
 
   program
     .command('build')
@@ -265,6 +271,7 @@ export function createProgram(): Command {
     .option('--skeleton <file>', 'a JSON file of stages that replaces or extends the built-in skeleton')
     .option('--no-progress', 'do not show a progress bar')
     .option('--json', 'print the build summary as JSON on stdout')
+    .addHelpText('after', examples('build .', 'build ../gemini-cli --include packages/core/src packages/cli/src'))
     .action(async (repo: string, raw: unknown) => {
       const options = parseOptions(buildOptionsSchema, raw);
       const reporter = createProgressReporter(options.progress !== false);
@@ -294,6 +301,7 @@ export function createProgram(): Command {
     .option('--timeout <seconds>', RESTAGE_TIMEOUT_HELP)
     .option('--no-progress', 'do not show a progress bar')
     .option('--json', 'print the sync summary as JSON on stdout')
+    .addHelpText('after', examples('sync .', 'sync ../gemini-cli --json'))
     .action(async (repo: string, raw: unknown) => {
       const options = parseOptions(syncOptionsSchema, raw);
       const reporter = createProgressReporter(options.progress !== false);
@@ -319,6 +327,7 @@ export function createProgram(): Command {
     .option('--debounce <ms>', `quiet time after the last change before a sync, up to ${MAX_DEBOUNCE_MS} (default ${DEFAULT_DEBOUNCE_MS})`)
     .option('--timeout <seconds>', RESTAGE_TIMEOUT_HELP)
     .option('--json', 'print each event as one line of JSON (NDJSON) on stdout')
+    .addHelpText('after', examples('watch .', 'watch . --json --debounce 500'))
     .action(async (repo: string, raw: unknown) => {
       const options = parseOptions(watchOptionsSchema, raw);
       const watching = await watchHandbook(repo, {
@@ -361,6 +370,7 @@ export function createProgram(): Command {
     .option('--policy <file>', 'approval policy JSON: {"tools": {"run_command": "auto"}, "commands": {"allow": ["npm test"]}}')
     .option('--quiet', 'no live event lines on stderr')
     .option('--json', 'print the result as JSON on stdout')
+    .addHelpText('after', examples('run --task "mask API keys in captured tool output" --check "npm test" --model anthropic:MODEL', 'run --task "fix the flaky retry test" --check "npm test" --typecheck --scope "src/**" --model openai-compatible:qwen2.5-coder@http://127.0.0.1:11434/v1'))
     .action(async (raw: unknown) => {
       const options = parseOptions(runOptionsSchema, raw);
       await runWithSignals(options, (common) =>
@@ -394,6 +404,7 @@ export function createProgram(): Command {
     .option('--timeout <seconds>', TIMEOUT_HELP)
     .option('--out <file>', 'also write the plan as JSON to this file')
     .option('--json', 'print the plan as JSON on stdout')
+    .addHelpText('after', examples('plan "mask secrets in every capture path"', 'plan "retry on overloaded errors" --model anthropic:MODEL --out plan.json'))
     .action(async (request: string, raw: unknown) => {
       const options = parseOptions(planOptionsSchema, raw);
       if (options.out) assertWritableFile('--out', options.out, { root: options.repo, ...(options.db ? { database: options.db } : {}) });
@@ -419,6 +430,7 @@ export function createProgram(): Command {
     .option('--policy <file>', 'approval policy JSON')
     .option('--quiet', 'no live event lines on stderr')
     .option('--json', 'print the result as JSON on stdout')
+    .addHelpText('after', examples('apply plan-20261207-005940-f8717e --model anthropic:MODEL', 'apply plan.json --model openai:MODEL --yes --quiet'))
     .action(async (reference: string, raw: unknown) => {
       const options = parseOptions(applyOptionsSchema, raw);
       if (!options.yes && !(await confirmOnTerminal(`apply plan ${reference} to ${options.repo} with ${options.model}?`))) {
@@ -453,6 +465,7 @@ export function createProgram(): Command {
     .option('--policy <file>', 'approval policy JSON')
     .option('--quiet', 'no live event lines on stderr')
     .option('--json', 'print the result as JSON on stdout')
+    .addHelpText('after', examples('resume 20261207-010032-39a58f', 'resume 20261207-010032-39a58f --model anthropic:MODEL'))
     .action(async (runId: string, raw: unknown) => {
       const options = parseOptions(resumeOptionsSchema, raw);
       // A resumed apply re-syncs the handbook when it completes, as apply does.
@@ -470,7 +483,7 @@ export function createProgram(): Command {
       }, undefined, () => (sync ? formatSync(sync) : undefined));
     });
 
-  readOptions(program.command('overview').description('what the harness is, its stages in order, entry points and the state that couples stages'))
+  readOptions(program.command('overview').description('what the harness is, its stages in order, entry points and the state that couples stages').addHelpText('after', examples('overview', 'overview --repo ../gemini-cli --json')))
     .action(async (raw: unknown) => {
       const { options, handbook } = open(raw);
       const { overview } = handbook.organized;
@@ -480,7 +493,7 @@ export function createProgram(): Command {
       else print(formatOverview(handbook.organized, placed));
     });
 
-  readOptions(program.command('stage').description('one stage: summary, entry points and members').argument('<id>', 'stage id, as listed by `handbook overview`'))
+  readOptions(program.command('stage').description('one stage: summary, entry points and members').argument('<id>', 'stage id, as listed by `handbook overview`').addHelpText('after', examples('stage security', 'stage agent-loop --json')))
     .action(async (id: string, raw: unknown) => {
       const { options, handbook } = open(raw);
       const stage = stageById(handbook.organized, id);
@@ -489,7 +502,7 @@ export function createProgram(): Command {
       else print(formatStage(stage, handbook.organized, placed));
     });
 
-  readOptions(program.command('register').description('the state register: shared state with its writers, readers and the stages it couples').argument('[slot]', 'only this slot (id or Owner.field)'))
+  readOptions(program.command('register').description('the state register: shared state with its writers, readers and the stages it couples').argument('[slot]', 'only this slot (id or Owner.field)').addHelpText('after', examples('register', 'register HarnessConfig.approvalMode')))
     .action(async (reference: string | undefined, raw: unknown) => {
       const { options, handbook } = open(raw);
       // An empty SLOT is a slip, as for `graph state`, not a request for the whole register.
@@ -515,7 +528,8 @@ export function createProgram(): Command {
       .command('render')
       .description('write the handbook as Markdown: overview.md, stages/<id>.md, register.md; or, with --html, as a static web site')
       .option('--out <dir>', 'output folder (default: <repo>/.handbook/markdown)')
-      .option('--html <dir>', 'write the web viewer with its data as a static site into this folder (Markdown too only if --out is given)'),
+      .option('--html <dir>', 'write the web viewer with its data as a static site into this folder (Markdown too only if --out is given)')
+      .addHelpText('after', examples('render --out handbook-pages', 'render --html site')),
   ).action(async (raw: unknown) => {
     const options = parseOptions(renderOptionsSchema, raw);
     const database = options.db ? { database: options.db } : {};
@@ -555,7 +569,8 @@ export function createProgram(): Command {
       .option('--limit <n>', 'how many locations, 1 to 500 (default 20)')
       .option('--explain', 'show how the request was routed: terms, stages, seeds')
       .option('--model <spec>', 'router: offline (default, deterministic) | anthropic:MODEL | openai:MODEL | openai-compatible:MODEL@URL (ranks and prunes the offline candidates)')
-      .option('--timeout <seconds>', TIMEOUT_HELP),
+      .option('--timeout <seconds>', TIMEOUT_HELP)
+      .addHelpText('after', examples('ask "where is secret masking done?"', 'ask "how are retries scheduled?" --limit 5 --explain')),
   ).action(async (request: string, raw: unknown) => {
     const options = parseOptions(askOptionsSchema, raw);
     const result = await askHandbook(options.repo, request, {
@@ -578,6 +593,7 @@ export function createProgram(): Command {
     .option('--port <n>', `port to listen on (default ${DEFAULT_VIEWER_PORT}; 0 takes any free port)`)
     .option('--timeout <seconds>', RESTAGE_TIMEOUT_HELP)
     .option('--json', 'print where it serves as one JSON line: {"url", "root"}')
+    .addHelpText('after', examples('serve', 'serve --repo ../gemini-cli --port 0 --json'))
     .action(async (raw: unknown) => {
       const options = parseOptions(serveOptionsSchema, raw);
       const server = await startViewerServer(options.repo, {
@@ -597,6 +613,7 @@ export function createProgram(): Command {
     .option('--repo <dir>', 'repository folder', '.')
     .option('--db <path>', 'database file (default: <repo>/.handbook/handbook.db)')
     .option('--timeout <seconds>', RESTAGE_TIMEOUT_HELP)
+    .addHelpText('after', examples('mcp --repo /path/to/harness'))
     .action(async (raw: unknown) => {
       const options = parseOptions(readOptionsSchema.omit({ json: true }).extend({ timeout: timeoutOption }).strict(), raw);
       await abortOnStop((signal) =>
@@ -610,6 +627,7 @@ export function createProgram(): Command {
     .argument('[repo]', 'repository folder', repositoryArgument, '.')
     .option('--db <path>', 'database file (default: <repo>/.handbook/handbook.db)')
     .option('--json', 'print JSON on stdout')
+    .addHelpText('after', examples('status', 'status ../gemini-cli --json'))
     .action(async (repo: string, raw: unknown) => {
       const options = parseOptions(readOptionsSchema.omit({ repo: true }), raw);
       const report = await handbookStatus(repo, options.db ? { database: options.db } : {});
@@ -619,12 +637,13 @@ export function createProgram(): Command {
     });
 
   const journalOptionsSchema = z.object({ repo: given.default('.'), json: z.boolean().optional() }).strict();
-  const journal = program.command('journal').description('the tamper-evident journal of writes under <repo>/.handbook/journal');
+  const journal = program.command('journal').description('the tamper-evident journal of writes under <repo>/.handbook/journal').addHelpText('after', examples('journal verify'));
   journal
     .command('verify')
     .description('check every entry, the chain and the head; exit 0 verified, 9 broken (the first broken link is named)')
     .option('--repo <dir>', 'repository folder', '.')
     .option('--json', 'print JSON on stdout')
+    .addHelpText('after', examples('journal verify', 'journal verify --repo ../gemini-cli --json'))
     .action((raw: unknown) => {
       const options = parseOptions(journalOptionsSchema, raw);
       const report = verifyJournal(options.repo);
@@ -640,6 +659,7 @@ export function createProgram(): Command {
     .argument('<n>', 'how many writes to undo')
     .option('--repo <dir>', 'repository folder', '.')
     .option('--json', 'print JSON on stdout')
+    .addHelpText('after', examples('rollback 1', 'rollback 3 --json'))
     .action(async (n: string, raw: unknown) => {
       const options = parseOptions(journalOptionsSchema, raw);
       const report = await rollbackJournal(options.repo, writeCount(n));
@@ -654,15 +674,15 @@ export function createProgram(): Command {
       else if (report.refused.length > 0) process.exitCode = EXIT.rollbackIncomplete;
     });
 
-  const graph = program.command('graph').description('query the program graph of the current handbook');
+  const graph = program.command('graph').description('query the program graph of the current handbook').addHelpText('after', examples('graph callers maskSecrets', 'graph state HarnessConfig.approvalMode'));
 
-  readOptions(graph.command('stats').description('counts of files, units, edges and resolved calls')).action((raw: unknown) => {
+  readOptions(graph.command('stats').description('counts of files, units, edges and resolved calls').addHelpText('after', examples('graph stats', 'graph stats --repo ../gemini-cli --json'))).action((raw: unknown) => {
     const { options, handbook } = open(raw);
     if (options.json) printJson(handbook.summary);
     else print(formatSummary(handbook.summary, 'handbook for'));
   });
 
-  readOptions(graph.command('show').description('one unit: where it is, its signature, doc, callers and callees').argument('<unit>', 'unit id or unambiguous symbol name'))
+  readOptions(graph.command('show').description('one unit: where it is, its signature, doc, callers and callees').argument('<unit>', 'unit id or unambiguous symbol name').addHelpText('after', examples('graph show AgentLoop.step', 'graph show src/security/secrets.ts#maskSecrets --json')))
     .action(async (reference: string, raw: unknown) => {
       const { options, handbook } = open(raw);
       const unit = handbook.graph.getUnitOrThrow(reference);
@@ -676,7 +696,8 @@ export function createProgram(): Command {
     });
 
   for (const direction of ['callers', 'callees'] as const) {
-    readOptions(graph.command(direction).description(direction === 'callers' ? 'units that call this unit' : 'units this unit calls').argument('<unit>', 'unit id or unambiguous symbol name'))
+    const helpExamples = direction === 'callers' ? examples('graph callers maskSecrets', 'graph callers src/security/secrets.ts#maskSecrets --json') : examples('graph callees AgentLoop.step', 'graph callees AgentLoop.step --json');
+    readOptions(graph.command(direction).description(direction === 'callers' ? 'units that call this unit' : 'units this unit calls').argument('<unit>', 'unit id or unambiguous symbol name').addHelpText('after', helpExamples))
       .action(async (reference: string, raw: unknown) => {
         const { options, handbook } = open(raw);
         const unit = handbook.graph.getUnitOrThrow(reference);
@@ -689,7 +710,7 @@ export function createProgram(): Command {
       });
   }
 
-  readOptions(graph.command('state').description('writers and readers of a state slot').argument('<slot>', 'slot id or Owner.field'))
+  readOptions(graph.command('state').description('writers and readers of a state slot').argument('<slot>', 'slot id or Owner.field').addHelpText('after', examples('graph state HarnessConfig.approvalMode', 'graph state SessionStore.history --json')))
     .action(async (reference: string, raw: unknown) => {
       const { options, handbook } = open(raw);
       const slot = handbook.graph.getSlotOrThrow(reference);
@@ -707,7 +728,7 @@ export function createProgram(): Command {
       else print(formatSlot(slot, declared, writers, readers, placed));
     });
 
-  readOptions(graph.command('export').description('the whole graph as canonical JSON (byte-identical for the same tree)').option('--out <file>', 'write to a file instead of stdout'))
+  readOptions(graph.command('export').description('the whole graph as canonical JSON (byte-identical for the same tree)').option('--out <file>', 'write to a file instead of stdout').addHelpText('after', examples('graph export --out graph.json', 'graph export | head -20')))
     .action((raw: unknown) => {
       // An empty --out is a slip, not a request for stdout; a path that cannot take the file is refused before the graph is read.
       const { out, ...read } = parseOptions(exportOptionsSchema, raw);
