@@ -1,4 +1,4 @@
-import type { CompilerSetup } from './compiler-setup.js';
+import type { CompilerSetup } from './typescript/compiler-setup.js';
 import { type SettingsInputs, settingsInputsNow } from './settings-inputs.js';
 
 // Apart from the session and the compiler, so `status` can compare settings without loading either while nothing changed.
@@ -43,7 +43,7 @@ function analysisVersionOf(settings: string): unknown {
  */
 export async function compilerSettingsChange(root: string, stored: string, inputs?: SettingsInputs): Promise<string | undefined> {
   if (settingsInputsStand(root, inputs)) return analysisVersionOf(stored) === ANALYSIS_VERSION ? undefined : ANOTHER_VERSION;
-  const { createCompilerSetup } = await import('./compiler-setup.js');
+  const { createCompilerSetup } = await import('./typescript/compiler-setup.js');
   return settingsChange(stored, settingsKey(createCompilerSetup(root)));
 }
 

@@ -36,18 +36,18 @@ export function nothingToAnalyze(root: string, options: { include?: string[]; ma
   if (total === 0) {
     return new HandbookError(
       'NO_SOURCE_FILES',
-      `no TypeScript or JavaScript files to analyze in ${place}`,
-      'point build at a folder with .ts, .tsx, .js or .mjs sources (node_modules, build output and .d.ts files are skipped)',
+      `no TypeScript, JavaScript or Python files to analyze in ${place}`,
+      'point build at a folder with .ts, .tsx, .js, .mjs or .py sources (node_modules, build output, .d.ts and .pyi files are skipped)',
     );
   }
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const reasons = skipped.map(([reason, count]) => `${count} ${skippedAs(reason, maxFileBytes)}`).join(', ');
-  const which = total === 1 ? 'the only TypeScript/JavaScript file' : `all ${total} TypeScript/JavaScript files`;
+  const which = total === 1 ? 'the only source file' : `all ${total} source files`;
   return new HandbookError(
     'NO_SOURCE_FILES',
     `${which} in ${place} ${total === 1 ? 'was' : 'were'} skipped: ${reasons}`,
     discovery.skippedFiles['too-large']
       ? 'run `handbook build` with a larger --max-file-size, in bytes'
-      : 'point build at a folder with .ts, .tsx, .js or .mjs sources that are not generated, minified or declarations only',
+      : 'point build at a folder with .ts, .tsx, .js, .mjs or .py sources that are not generated, minified or declarations only',
   );
 }

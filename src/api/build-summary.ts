@@ -1,6 +1,7 @@
 import type { AnalysisResult } from '../analyze/analyze-repository.js';
 import type { OrganizedHandbook, Stager } from '../organize/model.js';
 import { EDGE_KINDS, type EdgeKind, UNIT_KINDS, type UnitKind } from '../graph/model.js';
+import { type Language, languageOfPath } from '../analyze/languages.js';
 
 /** What the model did in an llm build: calls made, answers reused, and every answer thrown away. */
 export interface ModelUse {
@@ -35,6 +36,12 @@ export interface BuildSummary {
     /** resolved / (sites − external): the share of calls that could reach repository code and were tied to it. */
     resolvedShare: number;
   };
+  /**
+   * Per language read: files, call sites, and how the resolved ones were found (by the TypeScript
+   * checker, by scope and imports, by a name alone) beside the unresolved ones by reason. Absent
+   * from summaries stored before it was recorded.
+   */
+  languages?: LanguageSummary[];
   skipped: AnalysisResult['statistics']['skippedFiles'];
   skippedDirectories: AnalysisResult['statistics']['skippedDirectories'];
   tsconfigs: string[];
@@ -54,6 +61,17 @@ export interface BuildSummary {
   durationMs: number;
 }
 
+export interface LanguageSummary {
+  language: Language;
+  files: number;
+  sites: number;
+  resolved: number;
+  resolvedBy: { checker: number; scope: number; name: number };
+  external: number;
+  dynamic: number;
+  unknown: number;
+}
+
 export function summarize(
   analysis: AnalysisResult,
   handbook: OrganizedHandbook,
@@ -66,7 +84,23 @@ export function summarize(
   const edges = Object.fromEntries(EDGE_KINDS.map((kind) => [kind, edgeCount?.(kind) ?? 0])) as Record<EdgeKind, number>;
   if (!edgeCount) for (const edge of analysis.graph.edges) edges[edge.kind] += 1;
   const reasons = { external: 0, dynamic: 0, unknown: 0 };
-  for (const call of analysis.graph.unresolved) reasons[call.reason] += 1;
+  const reasonsByLanguage = new Map<Language, { external: number; dynamic: number; unknown: number }>();
+  for (const call of analysis.graph.unresolved) {
+    reasons[call.reason] += 1;
+    const language = languageOfPath(call.from.split('#')[0]!);
+    if (!language) continue;
+    let counted = reasonsByLanguage.get(language);
+    if (!counted) reasonsByLanguage.set(language, (counted = { external: 0, dynamic: 0, unknown: 0 }));
+    counted[call.reason] += 1;
+  }
+  const languages = analysis.statistics.languages.map((language): LanguageSummary => ({
+    language: language.language,
+    files: language.files,
+    sites: language.callSites,
+    resolved: language.resolvedCalls,
+    resolvedBy: language.resolvedBy,
+    ...(reasonsByLanguage.get(language.language) ?? { external: 0, dynamic: 0, unknown: 0 }),
+  }));
   const { callSites, resolvedCalls } = analysis.statistics;
   const reachable = callSites - reasons.external;
   return {
@@ -84,6 +118,7 @@ export function summarize(
       ...reasons,
       resolvedShare: reachable > 0 ? Math.round((resolvedCalls / reachable) * 1000) / 1000 : 1,
     },
+    languages,
     skipped: analysis.statistics.skippedFiles,
     skippedDirectories: analysis.statistics.skippedDirectories,
     tsconfigs: analysis.statistics.tsconfigs,

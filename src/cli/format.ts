@@ -23,6 +23,7 @@ export function formatSummary(summary: BuildSummary, heading: string): string {
     `  units      ${total(summary.units)}: ${counts(summary.units)}`,
     `  edges      ${total(summary.edges)}: ${counts(summary.edges)}`,
     `  calls      ${calls.sites} call ${calls.sites === 1 ? 'site' : 'sites'}: ${calls.resolved} resolved to repository code (${share}% of the ${calls.sites - calls.external} that are not external), ${calls.external} external, ${calls.dynamic} dynamic, ${calls.unknown} unknown`,
+    ...languageLines(summary),
     `  state      ${summary.slots} slots, ${summary.registerSlots} shared across units`,
     `  stages     ${summary.stages.length} by the ${summary.stager.kind === 'offline' ? 'offline stager (deterministic, no model)' : `llm stager (${summary.stager.model})`}: ${summary.assigned} units placed, ${summary.unassigned} unassigned`,
   ];
@@ -37,6 +38,23 @@ export function formatSummary(summary: BuildSummary, heading: string): string {
   }
   lines.push(`  time       ${(summary.durationMs / 1000).toFixed(2)} s`);
   return lines.join('\n');
+}
+
+/**
+ * Calls per language, and how each language's were resolved, once a language other than
+ * TypeScript is read: for TypeScript alone the calls line says it all (the checker resolved them).
+ */
+function languageLines(summary: BuildSummary): string[] {
+  const languages = summary.languages ?? [];
+  if (!languages.some((language) => language.language !== 'typescript')) return [];
+  return languages.map((language) => {
+    const how = [
+      language.resolvedBy.checker > 0 ? `${language.resolvedBy.checker} by the type checker` : '',
+      language.resolvedBy.scope > 0 ? `${language.resolvedBy.scope} by scope and imports` : '',
+      language.resolvedBy.name > 0 ? `${language.resolvedBy.name} by name alone` : '',
+    ].filter((part) => part !== '');
+    return `  ${language.language.padEnd(10)} ${language.files} files, ${language.sites} call sites: ${language.resolved} resolved${how.length > 0 ? ` (${how.join(', ')})` : ''}, ${language.external} external, ${language.dynamic} dynamic, ${language.unknown} unknown`;
+  });
 }
 
 /** The files the analysis read only in part: a sync reports them as a build does, or a syntax error just typed would pass unseen. */

@@ -66,7 +66,15 @@ export const edgeSchema = z.object({
   lines: z.array(z.number().int().positive()),
   /** How a call was resolved when it was not a direct declaration: through an interface or an override. */
   via: z.enum(['direct', 'dispatch']).optional(),
+  /**
+   * How the edge was found when no type checker vouched for it: `scope`, through the scopes and
+   * imports of its file (a language read from its syntax alone); `name`, by a member's name and
+   * arity alone (every class of the repository with such a method). Absent when the TypeScript
+   * checker resolved it.
+   */
+  resolution: z.enum(['scope', 'name']).optional(),
 });
+export type EdgeResolution = NonNullable<z.infer<typeof edgeSchema>['resolution']>;
 export type Edge = z.infer<typeof edgeSchema>;
 
 export const UNRESOLVED_REASONS = ['external', 'dynamic', 'unknown'] as const;

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { libFolderInMemoryPath } from '@ts-morph/common';
 import { ts } from 'ts-morph';
-import { libFiles } from '../analyze/create-program.js';
+import { libFiles } from '../analyze/typescript/create-program.js';
 
 export interface TypecheckOutcome {
   ok: boolean;

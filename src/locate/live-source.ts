@@ -36,7 +36,7 @@ export function liveSourceReader(root: string, options: LiveSourceOptions = {}, 
       // Still there, as discovery would count it: a file it may not read is left out, not gone.
       return { kind: 'skipped', reason: 'unreadable', symlink: found.symlink };
     }
-    const reason = skipReasonOfBytes(bytes, options.maxFileBytes);
+    const reason = skipReasonOfBytes(file, bytes, options.maxFileBytes);
     return reason ? { kind: 'skipped', reason, symlink: found.symlink } : { kind: 'source', bytes };
   };
 }

@@ -19,7 +19,7 @@ import { canonicalize, compareText } from '../graph/order.js';
 import { type OrganizedHandbook, type Overview, overviewSchema, type Stage, type StageMember, stageSchema, stagerSchema } from '../organize/model.js';
 import type { HandbookDatabase } from './open-database.js';
 import type { FileAnalysis } from '../analyze/analysis-session.js';
-import type { DeclarationDigest } from '../analyze/declaration-digest.js';
+import type { DeclarationDigest } from '../analyze/front-end.js';
 
 export interface GenerationInfo {
   id: number;
@@ -218,8 +218,8 @@ function insertGraphRows(database: HandbookDatabase, generation: number, graph: 
     insertUnit.run(generation, unit.id, unit.kind, unit.file, unit.symbol, unit.startLine, unit.endLine, unit.signature,
       unit.doc, unit.exported ? 1 : 0, unit.hash, unit.parent ?? null, unit.literals, unit.words);
   }
-  const insertEdge = database.prepare('INSERT INTO edges VALUES (?, ?, ?, ?, ?, ?)');
-  for (const edge of graph.edges) insertEdge.run(generation, edge.kind, edge.from, edge.to, JSON.stringify(edge.lines), edge.via ?? null);
+  const insertEdge = database.prepare('INSERT INTO edges (generation, kind, source, target, lines, via, resolution) VALUES (?, ?, ?, ?, ?, ?, ?)');
+  for (const edge of graph.edges) insertEdge.run(generation, edge.kind, edge.from, edge.to, JSON.stringify(edge.lines), edge.via ?? null, edge.resolution ?? null);
   const insertSlot = database.prepare('INSERT INTO slots VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
   for (const slot of graph.slots) insertSlot.run(generation, slot.id, slot.kind, slot.file, slot.owner, slot.name, slot.line, slot.type);
   const insertUnresolved = database.prepare('INSERT INTO unresolved VALUES (?, ?, ?, ?, ?)');
@@ -234,7 +234,7 @@ function writeStageRows(database: HandbookDatabase, generation: number, organize
   database.prepare('INSERT INTO handbooks VALUES (?, ?, ?, ?)').run(generation, JSON.stringify(organized.stager), JSON.stringify(organized.overview), JSON.stringify(organized.unassigned));
 }
 
-const edgeRowKey = (edge: Edge): string => `${edge.kind}\u0000${edge.from}\u0000${edge.to}\u0000${edge.lines.join(',')}\u0000${edge.via ?? ''}`;
+const edgeRowKey = (edge: Edge): string => `${edge.kind}\u0000${edge.from}\u0000${edge.to}\u0000${edge.lines.join(',')}\u0000${edge.via ?? ''}\u0000${edge.resolution ?? ''}`;
 const slotRowKey = (slot: Slot): string => `${slot.id}\u0000${slot.kind}\u0000${slot.file}\u0000${slot.owner}\u0000${slot.name}\u0000${slot.line}\u0000${slot.type}`;
 
 function sameRows<T>(before: readonly T[], after: readonly T[], key: (row: T) => string): boolean {
@@ -417,8 +417,8 @@ export function readGraph(database: HandbookDatabase, generation: number, parts:
   // A reader that follows only some relations (routing) need not read the rest: edges are the largest table it reads.
   const kinds = parts.edgeKinds;
   const edges = (kinds
-    ? database.prepare(`SELECT kind, source, target, lines, via FROM edges WHERE generation = ? AND kind IN (${kinds.map(() => '?').join(', ')})`).all(generation, ...kinds)
-    : database.prepare('SELECT kind, source, target, lines, via FROM edges WHERE generation = ?').all(generation)) as Array<Record<string, unknown>>;
+    ? database.prepare(`SELECT kind, source, target, lines, via, resolution FROM edges WHERE generation = ? AND kind IN (${kinds.map(() => '?').join(', ')})`).all(generation, ...kinds)
+    : database.prepare('SELECT kind, source, target, lines, via, resolution FROM edges WHERE generation = ?').all(generation)) as Array<Record<string, unknown>>;
   const slots = database.prepare('SELECT * FROM slots WHERE generation = ?').all(generation) as Array<Record<string, unknown>>;
   // Unresolved calls are the largest table and only the graph export needs them.
   const unresolved = parts.unresolved === false ? [] : (database.prepare('SELECT source, text, line, reason FROM unresolved WHERE generation = ?').all(generation) as Array<Record<string, unknown>>);
@@ -433,6 +433,7 @@ export function readGraph(database: HandbookDatabase, generation: number, parts:
       edges: edges.map((row) => edgeSchema.parse({
         kind: row.kind, from: row.source, to: row.target, lines: JSON.parse(String(row.lines)),
         ...(row.via === null ? {} : { via: row.via }),
+        ...(row.resolution === null ? {} : { resolution: row.resolution }),
       })),
       slots: slots.map((row) => slotSchema.parse({ id: row.id, kind: row.kind, file: row.file, owner: row.owner, name: row.name, line: row.line, type: row.type })),
       unresolved: unresolved.map((row) => unresolvedCallSchema.parse({ from: row.source, text: row.text, line: row.line, reason: row.reason })),

@@ -76,6 +76,9 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE files ADD COLUMN resolved_call_lines TEXT;
   `,
+  `
+  ALTER TABLE edges ADD COLUMN resolution TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -103,11 +103,11 @@ describe('bad input to analysis', () => {
     const error = errorOf(() => analyzeRepository(root, { maxFileBytes: 1 }));
     expect(error).toMatchObject({
       code: 'NO_SOURCE_FILES',
-      message: `all 3 TypeScript/JavaScript files in ${root} were skipped: 1 declaration-only (.d.ts), 2 over the 1-byte --max-file-size`,
+      message: `all 3 source files in ${root} were skipped: 1 declaration-only (.d.ts), 2 over the 1-byte --max-file-size`,
       hint: expect.stringMatching(/larger --max-file-size/),
     });
     const only = repoWith({ 'types/x.d.ts': 'export {};' });
-    expect(errorOf(() => analyzeRepository(only))).toMatchObject({ code: 'NO_SOURCE_FILES', message: `the only TypeScript/JavaScript file in ${only} was skipped: 1 declaration-only (.d.ts)` });
+    expect(errorOf(() => analyzeRepository(only))).toMatchObject({ code: 'NO_SOURCE_FILES', message: `the only source file in ${only} was skipped: 1 declaration-only (.d.ts)` });
   });
 
   it('analyzes a file with syntax errors partially and warns about it', () => {

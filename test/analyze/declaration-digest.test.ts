@@ -1,7 +1,7 @@
 import { ts } from 'ts-morph';
 import { describe, expect, it } from 'vitest';
-import { collectUnits, createUnitIndex } from '../../src/analyze/collect-units.js';
-import { declarationDigest, EXPORTS_ENTRY } from '../../src/analyze/declaration-digest.js';
+import { collectUnits, createUnitIndex } from '../../src/analyze/typescript/collect-units.js';
+import { declarationDigest, EXPORTS_ENTRY } from '../../src/analyze/typescript/declaration-digest.js';
 
 function digestOf(text: string, file = 'src/shapes.ts'): Record<string, string> {
   const sourceFile = ts.createSourceFile(`/repo/${file}`, text, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);

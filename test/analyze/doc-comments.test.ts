@@ -1,6 +1,6 @@
 import { ts } from 'ts-morph';
 import { describe, expect, it } from 'vitest';
-import { collectUnits, createUnitIndex } from '../../src/analyze/collect-units.js';
+import { collectUnits, createUnitIndex } from '../../src/analyze/typescript/collect-units.js';
 
 function docsOf(source: string): Map<string, string> {
   const sourceFile = ts.createSourceFile('src/a.ts', source, ts.ScriptTarget.ES2022, true);

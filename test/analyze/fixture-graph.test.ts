@@ -58,7 +58,7 @@ describe('units of the fixture harness', () => {
   });
 
   it('keeps a unit hash when only whitespace changes', async () => {
-    const { unitHasher } = await import('../../src/analyze/unit-text.js');
+    const { unitHasher } = await import('../../src/analyze/typescript/unit-text.js');
     const { ts } = await import('ts-morph');
     const parse = (text: string) => ts.createSourceFile('a.ts', text, ts.ScriptTarget.ES2022, true);
     const a = parse('function f(a: number) {\n  return a + 1;\n}');
@@ -88,7 +88,7 @@ describe('units of the fixture harness', () => {
 
 /** The hash of the first statement of a .tsx file holding `text`. */
 async function tsxUnitHash(text: string): Promise<string> {
-  const { unitHasher } = await import('../../src/analyze/unit-text.js');
+  const { unitHasher } = await import('../../src/analyze/typescript/unit-text.js');
   const { ts } = await import('ts-morph');
   const file = ts.createSourceFile('a.tsx', text, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TSX);
   return unitHasher(file)(file.statements[0]!);

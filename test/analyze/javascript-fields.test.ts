@@ -2,9 +2,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ts } from 'ts-morph';
 import { describe, expect, it } from 'vitest';
-import { collectUnits, createUnitIndex } from '../../src/analyze/collect-units.js';
+import { collectUnits, createUnitIndex } from '../../src/analyze/typescript/collect-units.js';
 import { analyzeRepository } from '../../src/analyze/analyze-repository.js';
-import { declarationDigest } from '../../src/analyze/declaration-digest.js';
+import { declarationDigest } from '../../src/analyze/typescript/declaration-digest.js';
 import { scratchDirectory } from '../helpers/paths.js';
 
 function digestOf(text: string, file = 'src/keeper.js'): { members: string[]; digest: Record<string, string> } {

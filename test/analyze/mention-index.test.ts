@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { filesAffectedBy, MentionIndex, mentionsAny, WordMatcher } from '../../src/analyze/affected-files.js';
+import { filesAffectedBy, MentionIndex, mentionsAny, WordMatcher } from '../../src/analyze/typescript/affected-files.js';
 
 // Pieces that meet at identifier boundaries in every way: ASCII identifier characters, letters
 // `mentionsAny` does not count as an identifier's (é, π, a surrogate pair), quotes, comment marks, dots.

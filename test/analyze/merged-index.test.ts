@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createUnitIndex, type UnitIndex } from '../../src/analyze/collect-units.js';
-import { MergedUnitIndex } from '../../src/analyze/merged-index.js';
+import { createUnitIndex, type UnitIndex } from '../../src/analyze/typescript/collect-units.js';
+import { MergedUnitIndex } from '../../src/analyze/typescript/merged-index.js';
 import type { Unit } from '../../src/graph/model.js';
 
 function unit(id: string): Unit {

@@ -198,7 +198,7 @@ describe('handbook CLI', () => {
   const wrongWithoutHandbook: Array<[string, () => string[], number, RegExp]> = [
     ['a missing repository', () => ['build', '/no/such/repo'], 2, /repository not found/],
     ['a file for the repository', () => ['build', path.join(copyOfFixture(), 'package.json')], 2, /not a folder/],
-    ['a repository without code', () => ['build', scratchDirectory()], 2, /no TypeScript or JavaScript files/],
+    ['a repository without code', () => ['build', scratchDirectory()], 2, /no TypeScript, JavaScript or Python files/],
     ['a repository without a handbook', () => ['graph', 'stats', '--repo', copyOfFixture()], 3, /run `handbook build`/],
     ['a size that is no number', () => ['build', '--max-file-size', 'lots'], 2, /invalid option --max-file-size/],
     ['an unknown option', () => ['build', '--bogus'], 2, /unknown option/],
@@ -321,7 +321,7 @@ describe('handbook CLI', () => {
     [['--include', 'src/agent/agentLoop.ts'], /--include src\/agent\/agentLoop\.ts: a file, not a folder .*include its folder/],
     [['--include', '../outside'], /--include \.\.\/outside: outside .*mini-harness/],
     [['--include', '/etc'], /--include \/etc: outside/],
-    [['--max-file-size', '1'], /all \d+ TypeScript\/JavaScript files in .* were skipped: .*\d+ over the 1-byte --max-file-size .*larger --max-file-size/],
+    [['--max-file-size', '1'], /all \d+ source files in .* were skipped: .*\d+ over the 1-byte --max-file-size .*larger --max-file-size/],
     ...['0', '-5', 'abc', '1.5'].map((size): [string[], RegExp] => [['--max-file-size', size], /invalid option --max-file-size/]),
   ];
   it.concurrent.for(unbuildable)('says which --include is wrong, or why every file was skipped, instead of "no files": %s', async ([options, pattern]) => {

@@ -79,7 +79,7 @@ export function snapshot(state: RunState): RepoSnapshot {
 }
 
 /** Consumes the plan's numbers one by one (wrapping around) to choose among what the tree offers. */
-class Picker {
+export class Picker {
   private next = 0;
   constructor(private readonly picks: readonly number[]) {}
   number(bound: number): number {

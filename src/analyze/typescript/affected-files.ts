@@ -1,4 +1,4 @@
-import { STATIC_SLOT_PREFIX, type Edge, type Slot } from '../graph/model.js';
+import { STATIC_SLOT_PREFIX, type Edge, type Slot } from '../../graph/model.js';
 import type { UnitIndex } from './collect-units.js';
 import { declaredNameOf, fileOfId, JOINS_ENTRY, type DeclarationDigest } from './declaration-digest.js';
 

@@ -1,5 +1,6 @@
 import { ts } from 'ts-morph';
-import { shortHash } from '../graph/content-hash.js';
+import { shortHash } from '../../graph/content-hash.js';
+import { firstTokenAt } from '../../text/positions.js';
 
 const SIGNATURE_LIMIT = 240;
 const DOC_LIMIT = 600;
@@ -111,17 +112,6 @@ function fileTokens(sourceFile: ts.SourceFile): FileTokens {
   return tokens;
 }
 
-/** The index of the first token at or after `position`. */
-function firstTokenAt(at: readonly number[], position: number): number {
-  let low = 0;
-  let high = at.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if (at[middle]! < position) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-}
 
 function scanCode(text: string, start: number, end: number, tokens: FileTokens): void {
   if (end <= start) return;
@@ -243,18 +233,4 @@ export function isTestPath(path: string): boolean {
   return /(^|\/)(__tests__|__mocks__|test|tests|testing|test-utils)\//.test(path) || /\.(test|spec)\.[cm]?[jt]sx?$/.test(path);
 }
 
-/** Line lookup for a text that has no syntax tree: offsets of line starts, searched by bisection. */
-export function lineLocator(text: string): (position: number) => number {
-  const starts = [0];
-  for (let index = text.indexOf('\n'); index >= 0; index = text.indexOf('\n', index + 1)) starts.push(index + 1);
-  return (position) => {
-    let low = 0;
-    let high = starts.length - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if (starts[middle]! <= position) low = middle;
-      else high = middle - 1;
-    }
-    return low + 1;
-  };
-}
+export { lineLocator } from '../../text/positions.js';

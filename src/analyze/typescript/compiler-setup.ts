@@ -2,8 +2,8 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ts } from 'ts-morph';
 import { z } from 'zod';
-import { fileStamp, RACY_WINDOW_MS } from './discover-files.js';
-import { findConfigFiles, type SettingsInputs, settingsInputsOf } from './settings-inputs.js';
+import { fileStamp, RACY_WINDOW_MS } from '../discover-files.js';
+import { findConfigFiles, type SettingsInputs, settingsInputsOf } from '../settings-inputs.js';
 
 const packageJsonSchema = z
   .object({

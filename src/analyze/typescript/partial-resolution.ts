@@ -1,5 +1,5 @@
 import { ts } from 'ts-morph';
-import type { Edge, Slot, UnresolvedCall } from '../graph/model.js';
+import type { Edge, Slot, UnresolvedCall } from '../../graph/model.js';
 import { mentionsAny } from './affected-files.js';
 import type { UnitIndex } from './collect-units.js';
 import type { FileResolution } from './resolve-edges.js';

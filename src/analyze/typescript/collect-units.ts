@@ -1,6 +1,6 @@
 import { ts } from 'ts-morph';
-import type { Unit, UnitKind } from '../graph/model.js';
-import { splitWords } from '../text/identifier-words.js';
+import type { Unit, UnitKind } from '../../graph/model.js';
+import { splitWords } from '../../text/identifier-words.js';
 import { docOf, isJavaScriptFile, leadingComments, lineOf, memberOfThis, signatureOf, tokenTextReader, type TokenTextReader, unitHasher } from './unit-text.js';
 
 /** What the first, purely syntactic pass learns; the second pass resolves edges against it. */

@@ -1,16 +1,12 @@
 import { ts } from 'ts-morph';
-import { shortHash } from '../graph/content-hash.js';
+import { shortHash } from '../../graph/content-hash.js';
 import type { UnitIndex } from './collect-units.js';
 import { importsOfJoinSites, joinSites } from './join-sites.js';
 import { memberOfThis, tokenTextReader, type TokenTextReader } from './unit-text.js';
 
-/**
- * What a file shows other files, name by name: each name it declares (units and members) with a
- * hash of every declaration behind it. Two versions of a file whose digests agree on a name
- * cannot change how another file's use of that name resolves; a re-sync re-resolves only the
- * files that mention a name whose hash moved.
- */
-export type DeclarationDigest = Record<string, string>;
+import type { DeclarationDigest } from '../front-end.js';
+
+export type { DeclarationDigest } from '../front-end.js';
 
 /** The digest entry of a file's export statements (`export * from`, `export { a } from`, `export { b }`); no identifier can take this name. */
 export const EXPORTS_ENTRY = '*exports';

@@ -1,6 +1,9 @@
 import { ts } from 'ts-morph';
-import { STATIC_SLOT_PREFIX, type Edge, type EdgeKind, type Slot, type Unit, type UnresolvedCall, type UnresolvedReason } from '../graph/model.js';
-import { compareText } from '../graph/order.js';
+import { STATIC_SLOT_PREFIX, type Edge, type EdgeKind, type Slot, type Unit, type UnresolvedCall, type UnresolvedReason } from '../../graph/model.js';
+import { compareText } from '../../graph/order.js';
+import type { FileResolution } from '../front-end.js';
+
+export type { FileResolution } from '../front-end.js';
 import type { UnitIndex } from './collect-units.js';
 import type { ModuleResolver } from './create-program.js';
 import { accessedName, isJavaScriptFile, lineLocator, lineOf, memberOfThis } from './unit-text.js';
@@ -149,19 +152,6 @@ class EdgeSink {
     for (const edge of this.edges.values()) edge.lines.sort((a, b) => a - b);
     return [...this.edges.values()];
   }
-}
-
-/** What resolving one file yields: its part of the graph, kept per file so a re-sync can replace just that part. */
-export interface FileResolution {
-  edges: Edge[];
-  unresolved: UnresolvedCall[];
-  /** The state slots this file's units read or write, wherever they are declared. */
-  slots: Slot[];
-  externalImports: string[];
-  callSites: number;
-  resolvedCalls: number;
-  /** The line of each resolved call site, sorted: what a re-sync of part of the file keeps or drops. Absent when read back from the store. */
-  resolvedCallLines?: readonly number[];
 }
 
 class FileAccumulator {

@@ -1,0 +1,102 @@
+import type { Slot, Unit } from '../../graph/model.js';
+import { compareSlots } from '../../graph/order.js';
+import type { ExtractedFile, FileResolution, ResolvedFiles } from '../front-end.js';
+import { EdgeSink } from './edge-sink.js';
+import type { PythonFacts } from './python-facts.js';
+import { PythonProgram, splitId } from './python-program.js';
+import { declaredNamesOf, resolveUses, type FileUses } from './resolve-uses.js';
+
+/** Imports that are compiler directives, not modules a file is built on. */
+const NOT_MODULES = new Set(['__future__']);
+
+/**
+ * Resolves every Python file at once: imports, containment, calls, references and state, by the
+ * scopes and imports of each file and the modules of the whole repository. A pure function of
+ * the extracted files: the same files in any order give the same resolution.
+ */
+export function resolvePythonFiles(files: ReadonlyMap<string, ExtractedFile<PythonFacts>>): ResolvedFiles {
+  const program = new PythonProgram(files);
+  const names = declaredNamesOf(program);
+  const uses = new Map<string, FileUses>();
+  for (const path of program.paths) uses.set(path, resolveUses(program, path, program.factsOf(path)!.uses, names));
+
+  const state = stateVariables(program, uses);
+  const resolved: ResolvedFiles = { files: new Map(), heritage: heritageOf(program) };
+  for (const path of program.paths) {
+    const fileUses = uses.get(path)!;
+    const externalImports = new Set<string>();
+    addImports(program, path, fileUses.sink, externalImports);
+    for (const unit of files.get(path)!.units) if (unit.parent !== undefined) fileUses.sink.add('contains', unit.parent, unit.id, unit.startLine);
+    for (const access of fileUses.variables) {
+      if (state.has(access.id)) {
+        fileUses.slots.set(access.id, moduleSlot(program.units.get(access.id)!));
+        if (access.read) fileUses.sink.add('reads', access.from, access.id, access.line);
+        if (access.write) fileUses.sink.add('writes', access.from, access.id, access.line);
+      } else fileUses.sink.add('references', access.from, access.id, access.line);
+    }
+    const resolvedCallLines = fileUses.resolvedCallLines.sort((a, b) => a - b);
+    const resolution: FileResolution = {
+      edges: fileUses.sink.list(),
+      unresolved: fileUses.unresolved,
+      slots: [...fileUses.slots.values()].sort(compareSlots),
+      externalImports: [...externalImports].sort(),
+      callSites: resolvedCallLines.length + fileUses.unresolved.length,
+      resolvedCalls: resolvedCallLines.length,
+      resolvedCallLines,
+    };
+    resolved.files.set(path, resolution);
+  }
+  return resolved;
+}
+
+/**
+ * The module variables that are state: those holding a container or a call's result (code can
+ * change them in place), and those some code writes after their definition (through `global`, a
+ * module-level reassignment, an item or method that mutates them), in any file. A variable that
+ * is neither is a constant: its uses are references.
+ */
+function stateVariables(program: PythonProgram, uses: ReadonlyMap<string, FileUses>): Set<string> {
+  const state = new Set<string>();
+  for (const fileUses of uses.values()) for (const access of fileUses.variables) if (access.write) state.add(access.id);
+  for (const fileUses of uses.values()) {
+    for (const access of fileUses.variables) {
+      const [file, symbol] = splitId(access.id);
+      if (program.factsOf(file)?.variables[symbol]?.mutable) state.add(access.id);
+    }
+  }
+  return state;
+}
+
+function moduleSlot(unit: Unit): Slot {
+  return { id: unit.id, kind: 'module-variable', file: unit.file, owner: unit.file, name: unit.symbol, line: unit.startLine, type: '' };
+}
+
+/**
+ * `import a.b` imports a.b's file; `from a.b import c` a.b's file and, when c is a submodule,
+ * c's file too; relative imports from the importing file's package. An absolute import of a name
+ * the repository does not hold is an external package.
+ */
+function addImports(program: PythonProgram, file: string, sink: EdgeSink, externalImports: Set<string>): void {
+  for (const fact of program.factsOf(file)!.imports) {
+    const names = fact.names?.map((name) => name.name) ?? [];
+    const module = program.modules.resolve(fact, file, fact.names ? names : []);
+    if (!module) {
+      const external = program.externalPackage(file, fact);
+      if (external !== undefined && !NOT_MODULES.has(external)) externalImports.add(external);
+      continue;
+    }
+    if (module.file && module.file !== file) sink.add('imports', file, module.file, fact.line);
+    for (const name of fact.names ?? []) {
+      const submodule = program.modules.submodule(module, name.name);
+      if (submodule?.file && submodule.file !== file) sink.add('imports', file, submodule.file, name.line);
+    }
+  }
+}
+
+/** Each class's bases that are classes of the repository: the `extends` edges. */
+function heritageOf(program: PythonProgram): ReturnType<EdgeSink['list']> {
+  const heritage = new EdgeSink();
+  const classIds = [...program.units.values()].filter((unit) => unit.kind === 'class').map((unit) => unit.id).sort();
+  for (const classId of classIds) for (const base of program.baseClassesOf(classId)) heritage.add('extends', classId, base.id, base.line);
+  return heritage.list();
+}

@@ -1,0 +1,6 @@
+import type { SyntaxFrontEnd } from './front-end.js';
+import type { Language } from './languages.js';
+import { pythonFrontEnd } from './python/python-front-end.js';
+
+/** The languages read through a syntax front end (every language but TypeScript/JavaScript, which the type checker reads). */
+export const SYNTAX_FRONT_ENDS: ReadonlyMap<Exclude<Language, 'typescript'>, SyntaxFrontEnd> = new Map([['python', pythonFrontEnd as SyntaxFrontEnd]]);
