@@ -18,6 +18,10 @@ const RUNNERS: readonly (readonly string[])[] = [
   ['vitest', 'run'],
   ['jest'],
   ['mocha'],
+  ['python', '-m', 'pytest'],
+  ['python3', '-m', 'pytest'],
+  ['uv', 'run', 'pytest'],
+  ['pytest'],
 ];
 const RUNNER_NAMES = RUNNERS.map((runner) => runner.join(' ')).join(', ');
 

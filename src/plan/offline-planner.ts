@@ -243,19 +243,24 @@ function checksFor(root: string, graph: ProgramGraph, files: readonly string[]):
   }
   const tests = light.size > 0 ? light : heavy;
   // A monorepo's package runs its own tests, with its own runner and config: one check per package.
+  // Python tests run under pytest from the root, where its configuration (pyproject.toml, pytest.ini) lies: one check for them all.
   const byPackage = new Map<string, string[]>();
   const packageOf = packageFolderFinder(root);
   for (const test of [...tests].sort()) {
-    const folder = packageOf(test);
+    const folder = isPythonFile(test) ? PYTHON_CHECK : packageOf(test);
     byPackage.set(folder, [...(byPackage.get(folder) ?? []), test]);
   }
   return [...byPackage].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([folder, files]) => {
-    const name = byPackage.size === 1 ? 'tests' : `tests:${folder.replace(/[^\w.:-]+/g, '.') || 'root'}`;
+    const name = byPackage.size === 1 ? 'tests' : folder === PYTHON_CHECK ? 'tests:python' : `tests:${folder.replace(/[^\w.:-]+/g, '.') || 'root'}`;
     const reason = `the tests that reach the targets through imports: ${files.join(', ')}`;
+    if (folder === PYTHON_CHECK) return { name, command: `python -m pytest ${files.map(shellQuote).join(' ')}`, reason };
     const inPackage = folder === '' ? undefined : testCommand(path.join(root, folder), files.map((file) => file.slice(folder.length + 1)));
     return inPackage ? { name, command: inPackage, cwd: folder, reason } : { name, command: testCommand(root, files) ?? nodeCommand(files), reason };
   });
 }
+
+/** The group of Python tests among checks by package folder: no folder can take this name. */
+const PYTHON_CHECK = '\u0000python';
 
 /**
  * The package folder each file belongs to: the nearest folder above it, below the root, with a
@@ -290,6 +295,10 @@ function testCommand(folder: string, tests: readonly string[]): string | undefin
   if (dependencies.mocha) return `npx mocha ${files}`;
   if (hasTestScript(manifest)) return 'npm test';
   return undefined;
+}
+
+function isPythonFile(file: string): boolean {
+  return file.endsWith('.py');
 }
 
 /** Test files run by node itself, when no manifest names a runner or a test script. */

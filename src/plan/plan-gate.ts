@@ -7,7 +7,8 @@ import type { LiveSourceReader } from '../locate/live-source.js';
 import { checkCommandProblem } from './check-command.js';
 import type { PlanDraft } from './edit-plan.js';
 
-const TEST_FILE = /(^|\/)(__tests__|tests?)\/|\.(test|spec)\.[cm]?[jt]sx?$/;
+/** Test folders, and test files by name: JavaScript's `.test.ts` and `.spec.js`, pytest's `test_x.py`, `x_test.py` and `conftest.py`. */
+const TEST_FILE = /(^|\/)(__tests__|tests?)\/|\.(test|spec)\.[cm]?[jt]sx?$|(^|\/)(test_[^/]*|[^/]*_test|conftest)\.py$/;
 
 /** A test by its name alone, for files the handbook does not list. */
 export function looksLikeTestFile(file: string): boolean {
