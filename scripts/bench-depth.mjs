@@ -36,8 +36,8 @@ const { only } = benchArguments();
 const cli = builtCli();
 const run = (args) => execFileSync(process.execPath, [cli, ...args], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
 const rows = [];
-for (const { name, repo, bench } of presentSets(only)) {
-  const set = JSON.parse(readFileSync(path.join(bench, `${name}.json`), 'utf8'));
+for (const { name, repo, file } of presentSets(only)) {
+  const set = JSON.parse(readFileSync(file, 'utf8'));
   console.log(`$ node dist/cli/main.js build ${repo}`);
   run(['build', repo]);
   const recall = DEPTHS.map(() => 0);

@@ -2,7 +2,7 @@
 // ($BENCH_REPOS, default /tmp/repos; see ../shared/bench/README.md), runs ../shared/bench/score.mjs
 // against the built CLI and returns its JSON report with the exact command that produced it.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,13 +23,22 @@ export function builtCli() {
   return cli;
 }
 
-/** The dev sets (or only `only`) whose checkout is present, each with its checkout and the folder holding its set file; says which are skipped. */
+/** Every set: the two shared dev sets, then the project's own in bench/ (written before any tuning on them), each with its file. */
+function allSets() {
+  const own = existsSync(path.join(root, 'bench')) ? readdirSync(path.join(root, 'bench')).filter((name) => name.endsWith('.json')).sort() : [];
+  return [
+    ...['gemini-cli', 'deepagentsjs'].map((name) => ({ name, file: path.join(bench, `${name}.json`) })),
+    ...own.map((name) => ({ name: name.replace(/\.json$/, ''), file: path.join(root, 'bench', name) })),
+  ];
+}
+
+/** The sets (or only `only`) whose checkout is present, each with its checkout and its set file; says which are skipped. */
 export function presentSets(only) {
   const present = [];
-  for (const name of ['gemini-cli', 'deepagentsjs']) {
+  for (const { name, file } of allSets()) {
     if (only && name !== only) continue;
     const repo = path.join(reposDirectory, name);
-    if (existsSync(repo)) present.push({ name, repo, bench });
+    if (existsSync(repo)) present.push({ name, repo, bench, file });
     else console.log(`- ${name}: skipped, no checkout at ${repo}`);
   }
   return present;
@@ -40,9 +49,9 @@ export function scoreSets({ only, plan }) {
   const cli = builtCli();
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'handbook-bench-'));
   const rows = [];
-  for (const { name, repo } of presentSets(only)) {
+  for (const { name, repo, file } of presentSets(only)) {
     const out = path.join(scratch, `${name}.json`);
-    const command = [path.join(bench, 'score.mjs'), '--set', path.join(bench, `${name}.json`), '--repo', repo, '--cmd', `${process.execPath} ${cli}`, ...(plan ? ['--plan'] : []), '--json', out];
+    const command = [path.join(bench, 'score.mjs'), '--set', file, '--repo', repo, '--cmd', `${process.execPath} ${cli}`, ...(plan ? ['--plan'] : []), '--json', out];
     const shown = [process.execPath, ...command].map(quote).join(' ');
     console.log(`$ ${shown}`);
     execFileSync(process.execPath, command, { stdio: 'inherit', cwd: root });
