@@ -65,5 +65,11 @@ export interface SyntaxFrontEnd<Facts = unknown> {
   /** Whether a path is test code (its units are not analyzed, its imports are). */
   isTestPath(path: string): boolean;
   extract(file: FileInput): ExtractedFile<Facts>;
-  resolve(files: ReadonlyMap<string, ExtractedFile<Facts>>): ResolvedFiles;
+  /**
+   * `memo` is an object the caller keeps across resolutions of the same language (the same one
+   * each time): a front end may keep what it resolved there and reuse it for files a change cannot
+   * reach. Files it got before in the very same ExtractedFile objects are unchanged. The answer is
+   * what resolving without it gives.
+   */
+  resolve(files: ReadonlyMap<string, ExtractedFile<Facts>>, memo?: object): ResolvedFiles;
 }

@@ -29,6 +29,15 @@ export class EdgeSink {
     between.push(edge);
   }
 
+  /** An independent copy, to add to without touching this one: a resolution kept for reuse stays as it was made. */
+  clone(): EdgeSink {
+    const copy = new EdgeSink();
+    for (const [from, targets] of this.edges) {
+      copy.edges.set(from, new Map([...targets].map(([to, between]) => [to, between.map((edge) => ({ ...edge, lines: [...edge.lines] }))])));
+    }
+    return copy;
+  }
+
   /**
    * The edges in the order they were first met, each with its lines ascending and distinct. That
    * order is a function of the files alone; the store and the session put edges in canonical order.

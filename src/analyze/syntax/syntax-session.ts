@@ -38,6 +38,8 @@ export interface SyntaxDiscovery {
 export class SyntaxSession {
   private files = new Map<string, SyntaxFile>();
   private heritage: Edge[] = [];
+  /** What the front end keeps between resolutions of this session's files. */
+  private readonly resolveMemo = {};
 
   constructor(
     private readonly frontEnd: SyntaxFrontEnd,
@@ -90,7 +92,7 @@ export class SyntaxSession {
     }
 
     this.onProgress({ phase: 'resolve', done: 0, total: next.size });
-    const resolved = this.frontEnd.resolve(new Map([...next].map(([path, file]) => [path, file.extracted])));
+    const resolved = this.frontEnd.resolve(new Map([...next].map(([path, file]) => [path, file.extracted])), this.resolveMemo);
     for (const [path, file] of next) {
       const resolution = resolved.files.get(path) ?? EMPTY_RESOLUTION;
       file.resolution = resolution;
