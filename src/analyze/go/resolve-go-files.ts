@@ -1,0 +1,84 @@
+import type { Slot, Unit } from '../../graph/model.js';
+import { compareSlots, compareText } from '../../graph/order.js';
+import type { ExtractedFile, FileResolution, ResolvedFiles } from '../front-end.js';
+import type { EdgeSink } from '../python/edge-sink.js';
+import type { GoFacts } from './go-facts.js';
+import { GoPackages } from './go-packages.js';
+import { GoProgram } from './go-program.js';
+import { declaredNamesOf, type FileUses, resolveGoUses } from './resolve-go-uses.js';
+
+/**
+ * Resolves every Go file at once: imports, containment, calls, references, state and the
+ * heritage of types, by each file's package scope and imports and the types of the whole
+ * repository. A pure function of the extracted files: the same files in any order give the same
+ * resolution.
+ */
+export function resolveGoFiles(files: ReadonlyMap<string, ExtractedFile<GoFacts>>): ResolvedFiles {
+  const program = new GoProgram(files);
+  const names = declaredNamesOf(program);
+  const uses = new Map<string, FileUses>();
+  for (const path of program.paths) uses.set(path, resolveGoUses(program, path, program.factsOf(path)!.uses, names));
+
+  const state = stateVariables(program, uses);
+  const resolved: ResolvedFiles = { files: new Map(), heritage: program.members.heritage() };
+  for (const path of program.paths) {
+    const fileUses = uses.get(path)!;
+    const externalImports = new Set<string>();
+    addImports(program, path, fileUses.sink, externalImports);
+    for (const unit of files.get(path)!.units) if (unit.parent !== undefined) fileUses.sink.add('contains', unit.parent, unit.id, unit.startLine);
+    for (const access of fileUses.variables) {
+      if (state.has(access.id)) {
+        fileUses.slots.set(access.id, moduleSlot(program.units.get(access.id)!));
+        if (access.read) fileUses.sink.add('reads', access.from, access.id, access.line);
+        if (access.write) fileUses.sink.add('writes', access.from, access.id, access.line);
+      } else fileUses.sink.add('references', access.from, access.id, access.line);
+    }
+    const resolvedCallLines = fileUses.resolvedCallLines.sort((a, b) => a - b);
+    const resolution: FileResolution = {
+      edges: fileUses.sink.list(),
+      unresolved: fileUses.unresolved,
+      slots: [...fileUses.slots.values()].sort(compareSlots),
+      externalImports: [...externalImports].sort(compareText),
+      callSites: resolvedCallLines.length + fileUses.unresolved.length,
+      resolvedCalls: resolvedCallLines.length,
+      resolvedCallLines,
+    };
+    resolved.files.set(path, resolution);
+  }
+  return resolved;
+}
+
+/**
+ * The package-level vars that are state: those some code writes after their declaration (an
+ * assignment, `++`, an element set, `append` assigned back, `delete`), in any file. A var no code
+ * writes, and every const, is a constant: its uses are references.
+ */
+function stateVariables(program: GoProgram, uses: ReadonlyMap<string, FileUses>): Set<string> {
+  const state = new Set<string>();
+  for (const fileUses of uses.values()) {
+    for (const access of fileUses.variables) {
+      if (!access.write) continue;
+      const hash = access.id.lastIndexOf('#');
+      if (!program.factsOf(access.id.slice(0, hash))?.variables[access.id.slice(hash + 1)]?.constant) state.add(access.id);
+    }
+  }
+  return state;
+}
+
+function moduleSlot(unit: Unit): Slot {
+  return { id: unit.id, kind: 'module-variable', file: unit.file, owner: unit.file, name: unit.symbol, line: unit.startLine, type: '' };
+}
+
+/**
+ * An import of a package of the repository imports each of its files (a package is its files
+ * together, and the graph's imports join files); an import from outside is an external import,
+ * named by its whole path (`net/http`, `github.com/spf13/cobra`): Go names packages by path.
+ */
+function addImports(program: GoProgram, file: string, sink: EdgeSink, externalImports: Set<string>): void {
+  for (const fact of program.factsOf(file)!.imports) {
+    if (!GoPackages.isPackagePath(fact.path)) continue;
+    const target = program.packages.resolve(fact.path);
+    if (target.kind === 'external') externalImports.add(target.name);
+    else if (target.kind === 'package') for (const imported of target.package.files) if (imported !== file) sink.add('imports', file, imported, fact.line);
+  }
+}
