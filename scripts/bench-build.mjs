@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Measures `handbook build` against its lower bound (parsing the same files) and tsc.
-// Usage: npm run bench [-- --runs 3 --json out.json]
+// Usage: npm run bench [-- --runs 3 --json out.json]; node scripts/bench-build.mjs --only aider measures the targets whose name holds that text
 // Checkouts of the dev-set repos are read from $BENCH_REPOS (default /tmp/repos); see ../shared/bench/README.md.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,6 +17,7 @@ const option = (name, fallback) => {
 };
 const runs = Number(option('runs', '3'));
 const jsonOut = option('json');
+const only = option('only');
 const reposDirectory = process.env.BENCH_REPOS ?? '/tmp/repos';
 
 const targets = [
@@ -90,6 +91,7 @@ function tscNoEmit(dir, tsconfig) {
 
 const rows = [];
 for (const target of targets) {
+  if (only && !target.name.includes(only)) continue;
   if (!existsSync(target.dir)) {
     console.log(`- ${target.name}: skipped, no checkout at ${target.dir}`);
     continue;

@@ -5,7 +5,7 @@
 export const ERROR_CODES = {
   REPO_NOT_FOUND: 'the repository path does not exist',
   NOT_A_DIRECTORY: 'the repository path is a file, not a folder',
-  NO_SOURCE_FILES: 'no TypeScript, JavaScript or Python source files were found',
+  NO_SOURCE_FILES: 'no TypeScript, JavaScript, Python, Go or Rust source files were found',
   DATABASE_CORRUPT: 'the handbook database cannot be read',
   DATABASE_TOO_NEW: 'the handbook database was written by a newer version',
   DATABASE_LOCKED: 'another process holds the handbook database',

@@ -153,6 +153,8 @@ function hasSourceExtension(name: string): boolean {
 /** A `dist`-like folder is build output only beside sources it was built from; a published package is all `dist`. */
 function isBuildOutput(directory: string, name: string, explicit: ReadonlySet<string>, rootRelative: string): boolean {
   if (explicit.has(rootRelative)) return true;
+  // Cargo's output folder, which holds the Rust that build scripts generate.
+  if (name === 'target' && existsSync(path.join(path.dirname(directory), 'Cargo.toml'))) return true;
   if (!BUILD_DIRECTORY_NAMES.has(name)) return false;
   const parent = path.dirname(directory);
   return existsSync(path.join(parent, 'src')) || existsSync(path.join(parent, 'tsconfig.json'));

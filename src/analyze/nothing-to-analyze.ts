@@ -36,8 +36,8 @@ export function nothingToAnalyze(root: string, options: { include?: string[]; ma
   if (total === 0) {
     return new HandbookError(
       'NO_SOURCE_FILES',
-      `no TypeScript, JavaScript or Python files to analyze in ${place}`,
-      'point build at a folder with .ts, .tsx, .js, .mjs or .py sources (node_modules, build output, .d.ts and .pyi files are skipped)',
+      `no TypeScript, JavaScript, Python, Go or Rust files to analyze in ${place}`,
+      'point build at a folder with .ts, .tsx, .js, .mjs, .py, .go or .rs sources (node_modules, vendor, build output, .d.ts and .pyi files are skipped)',
     );
   }
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
@@ -48,6 +48,6 @@ export function nothingToAnalyze(root: string, options: { include?: string[]; ma
     `${which} in ${place} ${total === 1 ? 'was' : 'were'} skipped: ${reasons}`,
     discovery.skippedFiles['too-large']
       ? 'run `handbook build` with a larger --max-file-size, in bytes'
-      : 'point build at a folder with .ts, .tsx, .js, .mjs or .py sources that are not generated, minified or declarations only',
+      : 'point build at a folder with .ts, .tsx, .js, .mjs, .py, .go or .rs sources that are not generated, minified or declarations only',
   );
 }

@@ -198,7 +198,7 @@ describe('handbook CLI', () => {
   const wrongWithoutHandbook: Array<[string, () => string[], number, RegExp]> = [
     ['a missing repository', () => ['build', '/no/such/repo'], 2, /repository not found/],
     ['a file for the repository', () => ['build', path.join(copyOfFixture(), 'package.json')], 2, /not a folder/],
-    ['a repository without code', () => ['build', scratchDirectory()], 2, /no TypeScript, JavaScript or Python files/],
+    ['a repository without code', () => ['build', scratchDirectory()], 2, /no TypeScript, JavaScript, Python, Go or Rust files/],
     ['a repository without a handbook', () => ['graph', 'stats', '--repo', copyOfFixture()], 3, /run `handbook build`/],
     ['a size that is no number', () => ['build', '--max-file-size', 'lots'], 2, /invalid option --max-file-size/],
     ['an unknown option', () => ['build', '--bogus'], 2, /unknown option/],

@@ -1,0 +1,124 @@
+import type { Slot, Unit } from '../../graph/model.js';
+import { compareSlots } from '../../graph/order.js';
+import type { ExtractedFile, FileResolution, ResolvedFiles } from '../front-end.js';
+import { EdgeSink } from '../python/edge-sink.js';
+import { fileOfKey } from './crate-index.js';
+import type { RustFacts } from './rust-facts.js';
+import { RustProgram } from './rust-program.js';
+import { declaredNamesOf, resolveUses, type FileUses } from './resolve-uses.js';
+import type { Landing } from './rust-values.js';
+
+/**
+ * Resolves every Rust file at once: `use` and `mod` imports, containment, calls, references,
+ * state and heritage, by the module trees of the repository's crates and its impl blocks. A pure
+ * function of the extracted files: the same files in any order give the same resolution.
+ */
+export function resolveRustFiles(files: ReadonlyMap<string, ExtractedFile<RustFacts>>): ResolvedFiles {
+  const program = new RustProgram(files);
+  const names = declaredNamesOf(program);
+  const uses = new Map<string, FileUses>();
+  for (const path of program.paths) uses.set(path, resolveUses(program, path, program.factsOf(path)!.uses, names));
+
+  const state = stateStatics(program, uses);
+  const resolved: ResolvedFiles = { files: new Map(), heritage: heritageOf(program) };
+  for (const path of program.paths) {
+    const fileUses = uses.get(path)!;
+    const externalImports = new Set(fileUses.externalCrates);
+    addImports(program, path, fileUses.sink, externalImports);
+    for (const unit of files.get(path)!.units) if (unit.parent !== undefined) fileUses.sink.add('contains', unit.parent, unit.id, unit.startLine);
+    for (const access of fileUses.statics) {
+      if (state.has(access.id)) {
+        fileUses.slots.set(access.id, staticSlot(program.units.get(access.id)!, program));
+        if (access.read) fileUses.sink.add('reads', access.from, access.id, access.line);
+        if (access.write) fileUses.sink.add('writes', access.from, access.id, access.line);
+      } else fileUses.sink.add('references', access.from, access.id, access.line);
+    }
+    const resolvedCallLines = fileUses.resolvedCallLines.sort((a, b) => a - b);
+    const resolution: FileResolution = {
+      edges: fileUses.sink.list(),
+      unresolved: fileUses.unresolved,
+      slots: [...fileUses.slots.values()].sort(compareSlots),
+      externalImports: [...externalImports].sort(),
+      callSites: resolvedCallLines.length + fileUses.unresolved.length,
+      resolvedCalls: resolvedCallLines.length,
+      resolvedCallLines,
+    };
+    resolved.files.set(path, resolution);
+  }
+  return resolved;
+}
+
+/**
+ * The statics that are state: `static mut`, a static of an interior-mutable type (a Mutex, an
+ * atomic, a OnceLock), a `lazy_static!` or `thread_local!`, and any static some code writes. A
+ * const, or a static nothing can change, is a constant: its uses are references.
+ */
+function stateStatics(program: RustProgram, uses: ReadonlyMap<string, FileUses>): Set<string> {
+  const state = new Set<string>();
+  for (const fileUses of uses.values()) {
+    for (const access of fileUses.statics) {
+      const fact = staticFact(program, access.id);
+      if (fact?.kind === 'static' && (fact.mutable || access.write)) state.add(access.id);
+    }
+  }
+  return state;
+}
+
+function staticFact(program: RustProgram, id: string): RustFacts['statics'][string] | undefined {
+  const hash = id.lastIndexOf('#');
+  return program.factsOf(id.slice(0, hash))?.statics[id.slice(hash + 1)];
+}
+
+function staticSlot(unit: Unit, program: RustProgram): Slot {
+  const type = /:\s*([^=]+?)\s*(?:=|$)/.exec(unit.signature)?.[1] ?? '';
+  const owner = unit.parent ?? unit.file;
+  return { id: unit.id, kind: 'module-variable', file: unit.file, owner: program.units.has(owner) ? owner : unit.file, name: unit.symbol, line: unit.startLine, type };
+}
+
+const PATH_KEYWORDS = new Set(['crate', 'self', 'super', '::']);
+
+/**
+ * `use a::b::C` imports the file of module a::b (the module the path names last), and C's own
+ * file when C is a module; a glob imports its module's file; `mod x;` imports x's file. A path
+ * whose first segment is an outside crate (or std) is an external import of that crate.
+ */
+function addImports(program: RustProgram, file: string, sink: EdgeSink, externalImports: Set<string>): void {
+  const facts = program.factsOf(file)!;
+  for (const declaration of facts.modules) {
+    const target = program.crates.childFile(program.moduleKey(file, declaration.scope), declaration.name);
+    if (target !== undefined && target !== file) sink.add('imports', file, target, declaration.line);
+  }
+  for (const fact of facts.imports) {
+    const key = program.moduleKey(file, fact.scope);
+    const modules: string[] = [];
+    let last: Landing | undefined;
+    const segments = fact.segments;
+    for (let length = 1; length <= segments.length; length += 1) {
+      // Each prefix in turn, to keep the modules the path passes through (each answer is memoized); `crate`, `self`, `super` count only as a path's end.
+      last = program.resolvePath(key, segments.slice(0, length), segments[length]);
+      if (last.value.kind !== 'module') break;
+      if (!PATH_KEYWORDS.has(segments[length - 1]!) || length === segments.length) modules.push(last.value.key);
+    }
+    if (!last) continue;
+    if (last.value.kind === 'external') {
+      externalImports.add(last.value.crate);
+      continue;
+    }
+    const named = modules[modules.length - 1];
+    if (named === undefined) continue;
+    // The module holding the item a path ends on, and the module itself when the path ends on one (`use crate::tools::{self, shell}`).
+    const holder = last.value.kind === 'module' ? modules[modules.length - 2] : named;
+    for (const module of new Set([holder, last.value.kind === 'module' ? named : undefined])) {
+      if (module === undefined) continue;
+      const target = fileOfKey(module);
+      if (target !== file) sink.add('imports', file, target, fact.line);
+    }
+  }
+}
+
+/** `implements` (a type → each repository trait it has an impl of) and `extends` (a trait → its repository supertraits). */
+function heritageOf(program: RustProgram): ReturnType<EdgeSink['list']> {
+  const heritage = new EdgeSink();
+  for (const edge of program.impls.heritage) heritage.add(edge.kind, edge.from, edge.to, edge.line);
+  return heritage.list();
+}
