@@ -1,5 +1,4 @@
-import { collapseWhitespace } from '../python/unit-tokens.js';
-import { clip } from '../python/declaration-text.js';
+import { clip, collapseWhitespace } from '../../text/clip.js';
 import { type CollectedGoUnits, fieldNames, receiverTypeName, topLevel } from './collect-go-units.js';
 import { GoBodyReader } from './go-body-facts.js';
 import { emptyGoFacts, nameRecord, type FieldFact, type GoFacts, type GoImport, type TypeFact, type TypeRef, type VariableFact } from './go-facts.js';

@@ -1,5 +1,4 @@
-import { clip } from '../python/declaration-text.js';
-import { collapseWhitespace } from '../python/unit-tokens.js';
+import { clip, collapseWhitespace } from '../../text/clip.js';
 import type { Access, ExprPath, GoFacts, Step, TypeRef, UseFact } from './go-facts.js';
 import type { GoScope } from './go-scopes.js';
 import { childByField, childrenByField, type GoNode, type LineOf, namedChildren, textOf } from './go-syntax.js';

@@ -1,6 +1,6 @@
 import type { Edge } from '../../graph/model.js';
 import { compareText } from '../../graph/order.js';
-import { EdgeSink } from '../python/edge-sink.js';
+import { EdgeSink } from '../syntax/edge-sink.js';
 import type { Shape } from './go-facts.js';
 import type { GoProgram } from './go-program.js';
 import type { GoValue } from './go-values.js';

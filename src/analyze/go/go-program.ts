@@ -1,7 +1,7 @@
 import type { Unit } from '../../graph/model.js';
 import { compareText } from '../../graph/order.js';
 import type { ExtractedFile } from '../front-end.js';
-import { Memo } from '../python/memo.js';
+import { Memo } from '../syntax/memo.js';
 import type { ExprPath, FunctionFact, GoFacts, Root, Step, TypeFact, TypeRef, ValuePath } from './go-facts.js';
 import { GoPackages, type ImportTarget, qualifierOf } from './go-packages.js';
 import { isGoTestPath } from './go-test-paths.js';

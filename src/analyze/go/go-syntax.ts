@@ -1,12 +1,12 @@
-import type { PyNode } from '../python/syntax-tree.js';
+import type { TreeNode } from '../syntax/syntax-tree.js';
 
 /**
  * A Go syntax node copied out of tree-sitter: the plain node the Python front end copies
  * (python/syntax-tree.ts), which holds nothing of Python but its name.
  */
-export type GoNode = PyNode;
+export type GoNode = TreeNode;
 
-export { childByField, childrenByField, copyTree, lineLocator, namedChildren, syntaxErrorsOf, type LineOf } from '../python/syntax-tree.js';
+export { childByField, childrenByField, copyTree, lineLocator, namedChildren, syntaxErrorsOf, type LineOf } from '../syntax/syntax-tree.js';
 
 /** A node's text. */
 export function textOf(node: GoNode, source: string): string {

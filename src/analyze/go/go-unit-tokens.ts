@@ -1,6 +1,6 @@
 import { shortHash } from '../../graph/content-hash.js';
 import { firstTokenAt } from '../../text/positions.js';
-import { collapseWhitespace } from '../python/unit-tokens.js';
+import { collapseWhitespace } from '../../text/clip.js';
 import type { GoNode } from './go-syntax.js';
 
 /**

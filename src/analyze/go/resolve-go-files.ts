@@ -1,7 +1,7 @@
 import type { Slot, Unit } from '../../graph/model.js';
 import { compareSlots, compareText } from '../../graph/order.js';
 import type { ExtractedFile, FileResolution, ResolvedFiles } from '../front-end.js';
-import type { EdgeSink } from '../python/edge-sink.js';
+import type { EdgeSink } from '../syntax/edge-sink.js';
 import type { GoFacts } from './go-facts.js';
 import { GoPackages } from './go-packages.js';
 import { GoProgram } from './go-program.js';

@@ -1,5 +1,5 @@
 import type { Slot, UnresolvedCall, UnresolvedReason } from '../../graph/model.js';
-import { EdgeSink } from '../python/edge-sink.js';
+import { EdgeSink } from '../syntax/edge-sink.js';
 import type { ExprPath, Shape, UseFact } from './go-facts.js';
 import type { GoProgram } from './go-program.js';
 import type { GoLanding } from './go-values.js';

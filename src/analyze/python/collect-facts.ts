@@ -7,7 +7,7 @@ import { collectImports, moduleNames, variableFact } from './module-facts.js';
 import { nameRecord, type ClassFact, type FunctionFact, type NamePath, type PythonFacts, type UseFact } from './python-facts.js';
 import { declareBindings, moduleSpecOf, Scope } from './python-scopes.js';
 import { parameterShape } from './parameter-shape.js';
-import { childByField, type LineOf, type PyNode } from './syntax-tree.js';
+import { childByField, type LineOf, type TreeNode } from '../syntax/syntax-tree.js';
 import { collapseWhitespace } from './unit-tokens.js';
 
 const CALLEE_TEXT_LIMIT = 120;
@@ -23,7 +23,7 @@ interface Context {
   /** The unit whose code is being read ('' for module-level code). */
   from: string;
   /** The statement being read, to tell a variable's defining assignment from a later one. */
-  statement?: PyNode;
+  statement?: TreeNode;
 }
 
 /**
@@ -31,11 +31,11 @@ interface Context {
  * functions' parameters and return types, and every use of a name or attribute path that can
  * reach another unit (calls, reads, writes), each from the unit whose code holds it.
  */
-export function collectFacts(root: PyNode, source: string, lineOf: LineOf, collected: CollectedUnits): PythonFacts {
+export function collectFacts(root: TreeNode, source: string, lineOf: LineOf, collected: CollectedUnits): PythonFacts {
   const facts: PythonFacts = { imports: collectImports(root, source, lineOf), names: nameRecord(), starImports: [], locals: [], classes: nameRecord(), functions: nameRecord(), variables: nameRecord(), uses: [] };
   if (collected.all) facts.all = collected.all;
   const reader = new ExpressionReader(source, facts.locals);
-  const text = (node: PyNode): string => source.slice(node.start, node.end);
+  const text = (node: TreeNode): string => source.slice(node.start, node.end);
   const moduleScope = new Scope('module', undefined, '');
   declareBindings(root.children, moduleScope, source, collected.symbolOf);
   for (const statement of root.children) {
@@ -46,7 +46,7 @@ export function collectFacts(root: PyNode, source: string, lineOf: LineOf, colle
 
   const declarations = new Map(collected.declarations.map((declaration) => [declaration.unit.symbol, declaration]));
   /** The names whose variable or property unit each assignment statement declares: that assignment is the declaration, no write. */
-  const declaredBy = new Map<PyNode, Set<string>>();
+  const declaredBy = new Map<TreeNode, Set<string>>();
   const membersOf = new Map<string, Record<string, string>>();
   for (const { unit, node } of collected.declarations) {
     const name = unit.symbol.slice(unit.symbol.lastIndexOf('.') + 1).replace(/~\d+$/, '');
@@ -90,7 +90,7 @@ export function collectFacts(root: PyNode, source: string, lineOf: LineOf, colle
   };
 
   const fieldsFromBody = new Set<string>();
-  const declareField = (classSymbol: string, name: string, line: number, type: PyNode | undefined, value: PyNode | undefined, scope: Scope, fromBody: boolean): void => {
+  const declareField = (classSymbol: string, name: string, line: number, type: TreeNode | undefined, value: TreeNode | undefined, scope: Scope, fromBody: boolean): void => {
     const fact = facts.classes[classSymbol];
     if (!fact) return;
     const key = `${classSymbol}.${name}`;
@@ -108,7 +108,7 @@ export function collectFacts(root: PyNode, source: string, lineOf: LineOf, colle
     if (assigned && assigned.kind !== 'opaque' && field.values.length < 4) field.values.push(assigned);
   };
 
-  const visitTarget = (target: PyNode, context: Context, mode: 'write' | 'update' | 'delete', assigned?: { type?: PyNode; value?: PyNode }): void => {
+  const visitTarget = (target: TreeNode, context: Context, mode: 'write' | 'update' | 'delete', assigned?: { type?: TreeNode; value?: TreeNode }): void => {
     const line = lineOf(target.start);
     switch (target.type) {
       case 'identifier': {
@@ -148,16 +148,16 @@ export function collectFacts(root: PyNode, source: string, lineOf: LineOf, colle
     }
   };
 
-  const visitAssignment = (assignment: PyNode, context: Context): void => {
-    let value: PyNode | undefined;
-    for (let current: PyNode | undefined = assignment; current; current = childByField(current, 'right')) {
+  const visitAssignment = (assignment: TreeNode, context: Context): void => {
+    let value: TreeNode | undefined;
+    for (let current: TreeNode | undefined = assignment; current; current = childByField(current, 'right')) {
       if (current.type !== 'assignment') {
         value = current;
         break;
       }
     }
     if (value) visit(value, context);
-    for (let current: PyNode | undefined = assignment; current?.type === 'assignment'; current = childByField(current, 'right')) {
+    for (let current: TreeNode | undefined = assignment; current?.type === 'assignment'; current = childByField(current, 'right')) {
       const left = childByField(current, 'left');
       const type = childByField(current, 'type');
       if (!left) continue;
@@ -169,7 +169,7 @@ export function collectFacts(root: PyNode, source: string, lineOf: LineOf, colle
     }
   };
 
-  const visitCall = (call: PyNode, context: Context): void => {
+  const visitCall = (call: TreeNode, context: Context): void => {
     const callee = childByField(call, 'function');
     const argumentList = childByField(call, 'arguments');
     if (callee && !reader.isSuper(callee, context.scope)) {
@@ -192,7 +192,7 @@ export function collectFacts(root: PyNode, source: string, lineOf: LineOf, colle
     if (argumentList) visit(argumentList, context);
   };
 
-  const argumentShape = (list: PyNode | undefined): NonNullable<UseFact['arguments']> => {
+  const argumentShape = (list: TreeNode | undefined): NonNullable<UseFact['arguments']> => {
     const shape = { positional: 0, keywords: [] as string[], spread: false };
     if (list?.type === 'generator_expression') shape.positional = 1;
     for (const argument of list?.type === 'argument_list' ? list.children : []) {
@@ -206,7 +206,7 @@ export function collectFacts(root: PyNode, source: string, lineOf: LineOf, colle
     return shape;
   };
 
-  const visitFunction = (definition: PyNode, context: Context, symbol: string, decorators: readonly string[]): void => {
+  const visitFunction = (definition: TreeNode, context: Context, symbol: string, decorators: readonly string[]): void => {
     const isMethod = context.scope.kind === 'class';
     const isStatic = decorators.includes('staticmethod');
     const scope = new Scope('function', context.scope, symbol, isMethod ? context.scope.classSymbol : undefined);
@@ -249,7 +249,7 @@ export function collectFacts(root: PyNode, source: string, lineOf: LineOf, colle
     for (const statement of body.children) visit(statement, { scope, from: symbol });
   };
 
-  const visitClass = (definition: PyNode, context: Context, symbol: string): void => {
+  const visitClass = (definition: TreeNode, context: Context, symbol: string): void => {
     const fact: ClassFact = (facts.classes[symbol] ??= { bases: [], members: membersOf.get(symbol) ?? nameRecord(), fields: nameRecord() });
     const outer: Context = { scope: context.scope, from: symbol };
     for (const base of childByField(definition, 'superclasses')?.children ?? []) {
@@ -274,7 +274,7 @@ export function collectFacts(root: PyNode, source: string, lineOf: LineOf, colle
     for (const statement of body.children) visit(statement, { scope, from: symbol });
   };
 
-  const visitDefinition = (definition: PyNode, wrapper: PyNode, context: Context): void => {
+  const visitDefinition = (definition: TreeNode, wrapper: TreeNode, context: Context): void => {
     const symbol = collected.symbolOf.get(definition);
     const decorators = wrapper.children.filter((child) => child.type === 'decorator');
     const decoratorTexts = decorators.map((decorator) => collapseWhitespace(text(decorator).replace(/^@/, '')));
@@ -289,7 +289,7 @@ export function collectFacts(root: PyNode, source: string, lineOf: LineOf, colle
     else visitFunction(definition, context, symbol, decoratorTexts);
   };
 
-  const visitNested = (node: PyNode, context: Context, kind: 'lambda' | 'comprehension'): void => {
+  const visitNested = (node: TreeNode, context: Context, kind: 'lambda' | 'comprehension'): void => {
     const scope = new Scope(kind, context.scope, context.scope.unit, context.scope.classSymbol);
     const inner: Context = { scope, from: context.from };
     if (kind === 'lambda') {
@@ -320,14 +320,14 @@ export function collectFacts(root: PyNode, source: string, lineOf: LineOf, colle
   };
 
   let depth = 0;
-  const visit = (node: PyNode, context: Context): void => {
+  const visit = (node: TreeNode, context: Context): void => {
     if (depth >= MAX_DEPTH) return;
     depth += 1;
     visitNode(node, context);
     depth -= 1;
   };
 
-  const visitNode = (node: PyNode, context: Context): void => {
+  const visitNode = (node: TreeNode, context: Context): void => {
     switch (node.type) {
       case 'comment':
       case 'type':
@@ -432,7 +432,7 @@ export function collectFacts(root: PyNode, source: string, lineOf: LineOf, colle
 }
 
 /** The name a parameter binds, and whether it gathers the rest (`*args`, `**kwargs`, annotated or not). */
-function parameterName(parameter: PyNode): { name?: PyNode; splat: boolean } {
+function parameterName(parameter: TreeNode): { name?: TreeNode; splat: boolean } {
   if (parameter.type === 'identifier') return { name: parameter, splat: false };
   const named = childByField(parameter, 'name');
   if (named) return { name: named, splat: false };
@@ -443,7 +443,7 @@ function parameterName(parameter: PyNode): { name?: PyNode; splat: boolean } {
   return name ? { name, splat: splat !== undefined } : { splat: splat !== undefined };
 }
 
-function identifiersIn(node: PyNode): PyNode[] {
+function identifiersIn(node: TreeNode): TreeNode[] {
   if (node.type === 'identifier') return [node];
   return node.children.flatMap(identifiersIn);
 }

@@ -1,16 +1,16 @@
 import type { Unit, UnitKind } from '../../graph/model.js';
 import { assignmentSignature, commentsAbove, definitionSignature, docstringText, stringValue } from './declaration-text.js';
-import { childByField, type LineOf, type PyNode } from './syntax-tree.js';
+import { childByField, type LineOf, type TreeNode } from '../syntax/syntax-tree.js';
 
 /** A unit and the nodes it is made of: its span, and for an accessor the setter and deleter merged into it. */
 export interface Declaration {
   unit: Unit;
   /** The definition (`function_definition`, `class_definition`) or the assignment statement. */
-  node: PyNode;
+  node: TreeNode;
   /** The node whose span is the unit's: a decorated definition's wrapper, so decorators are part of it. */
-  span: PyNode;
+  span: TreeNode;
   /** Further definitions the unit stands for: an accessor's `@x.setter` and `@x.deleter`. */
-  merged: PyNode[];
+  merged: TreeNode[];
 }
 
 export interface CollectedUnits {
@@ -18,7 +18,7 @@ export interface CollectedUnits {
   units: Unit[];
   declarations: Declaration[];
   /** Each definition, decorated wrapper and assignment statement that declares a unit → that unit's symbol (the first, for `a, b = ...`). */
-  symbolOf: Map<PyNode, string>;
+  symbolOf: Map<TreeNode, string>;
   /** `__all__` as a list of strings, when the module spells it so. */
   all?: string[];
 }
@@ -31,7 +31,7 @@ interface Container {
   /** Whether the enclosing class is exported: its public members are too. */
   exported: boolean;
   /** The node whose children precede the block (a class's), for comments above a block's first statement. */
-  holder?: { siblings: readonly PyNode[]; index: number };
+  holder?: { siblings: readonly TreeNode[]; index: number };
 }
 
 /** Names that are no declarations of their own: `__all__` says what others are, `_` is thrown away. */
@@ -46,7 +46,7 @@ const ACCESSOR_PART = /^@\s*([A-Za-z_][A-Za-z0-9_]*)\s*\.\s*(?:setter|getter|del
  * class bodies (properties), also inside module- and class-level `if`, `try`, `with` and loops.
  * Hashes, signatures and docs are set here; words and literals by collectVocabulary.
  */
-export function collectUnits(root: PyNode, file: string, fileHash: string, lines: number, source: string, lineOf: LineOf, hashUnit: (span: PyNode, block?: PyNode) => string): CollectedUnits {
+export function collectUnits(root: TreeNode, file: string, fileHash: string, lines: number, source: string, lineOf: LineOf, hashUnit: (span: TreeNode, block?: TreeNode) => string): CollectedUnits {
   const fileUnit: Unit = { id: file, kind: 'file', file, symbol: '', startLine: 1, endLine: Math.max(1, lines), signature: file, doc: '', exported: false, hash: fileHash, literals: '', words: '' };
   const collected: CollectedUnits = { units: [fileUnit], declarations: [], symbolOf: new Map() };
   const all = readAll(root, source);
@@ -59,7 +59,7 @@ export function collectUnits(root: PyNode, file: string, fileHash: string, lines
     return container.kind === 'class' && container.exported && !name.startsWith('_');
   };
 
-  const addUnit = (kind: UnitKind, name: string, container: Container, node: PyNode, span: PyNode, signature: string, doc: string): Declaration => {
+  const addUnit = (kind: UnitKind, name: string, container: Container, node: TreeNode, span: TreeNode, signature: string, doc: string): Declaration => {
     const path = `${container.prefix}${name}`;
     const seen = taken.get(path) ?? 0;
     taken.set(path, seen + 1);
@@ -89,7 +89,7 @@ export function collectUnits(root: PyNode, file: string, fileHash: string, lines
     return declaration;
   };
 
-  const visitDefinition = (definition: PyNode, span: PyNode, container: Container): void => {
+  const visitDefinition = (definition: TreeNode, span: TreeNode, container: Container): void => {
     const nameNode = childByField(definition, 'name');
     const body = childByField(definition, 'body');
     if (!nameNode) return;
@@ -128,7 +128,7 @@ export function collectUnits(root: PyNode, file: string, fileHash: string, lines
     visitStatements(body.children, inner);
   };
 
-  const visitAssignment = (statement: PyNode, siblings: readonly PyNode[], index: number, container: Container): void => {
+  const visitAssignment = (statement: TreeNode, siblings: readonly TreeNode[], index: number, container: Container): void => {
     const assignment = statement.children.find((child) => child.type === 'assignment');
     if (!assignment) return;
     // A bare annotation (`done: bool`) declares a field in a class body (a dataclass's); at module level it binds nothing.
@@ -146,7 +146,7 @@ export function collectUnits(root: PyNode, file: string, fileHash: string, lines
     if (first !== undefined) collected.symbolOf.set(statement, first);
   };
 
-  const visitStatements = (statements: readonly PyNode[], container: Container): void => {
+  const visitStatements = (statements: readonly TreeNode[], container: Container): void => {
     statements.forEach((statement, index) => {
       switch (statement.type) {
         case 'decorated_definition': {
@@ -178,13 +178,13 @@ const COMPOUND = new Set([
 ]);
 
 /** The names an assignment binds: `a = b = 1` both, `x, (y, *z) = ...` each; attributes and subscripts bind no name. */
-export function assignedNames(assignment: PyNode, source: string): string[] {
+export function assignedNames(assignment: TreeNode, source: string): string[] {
   const names: string[] = [];
-  const addTargets = (target: PyNode): void => {
+  const addTargets = (target: TreeNode): void => {
     if (target.type === 'identifier') names.push(source.slice(target.start, target.end));
     else if (PATTERNS.has(target.type)) for (const child of target.children) if (child.named) addTargets(child);
   };
-  for (let current: PyNode | undefined = assignment; current?.type === 'assignment'; current = childByField(current, 'right')) {
+  for (let current: TreeNode | undefined = assignment; current?.type === 'assignment'; current = childByField(current, 'right')) {
     const left = childByField(current, 'left');
     if (left) addTargets(left);
   }
@@ -194,7 +194,7 @@ export function assignedNames(assignment: PyNode, source: string): string[] {
 export const PATTERNS = new Set(['pattern_list', 'tuple_pattern', 'list_pattern', 'tuple', 'list', 'list_splat_pattern', 'list_splat', 'parenthesized_expression', 'expression_list']);
 
 /** `__all__ = [...]` (or a tuple), with `__all__ += [...]` after it, when every element is a plain string. */
-function readAll(root: PyNode, source: string): string[] | undefined {
+function readAll(root: TreeNode, source: string): string[] | undefined {
   let all: string[] | undefined;
   for (const statement of root.children) {
     const assignment = statement.type === 'expression_statement' ? statement.children[0] : undefined;

@@ -1,6 +1,6 @@
 import type { LocalFact, NamePath, Root, ValueFact } from './python-facts.js';
 import type { Scope } from './python-scopes.js';
-import { childByField, type PyNode } from './syntax-tree.js';
+import { childByField, type TreeNode } from '../syntax/syntax-tree.js';
 import { stringValue } from './declaration-text.js';
 
 /** Literals whose value is of a builtin type: their attributes are Python's own methods. */
@@ -21,7 +21,7 @@ const CONTAINERS = new Set([
 /** A path and the node its root's value comes from when no name holds it (a call, a literal, a subscript), which has uses of its own. */
 export interface ReadPath {
   path: NamePath;
-  inner?: PyNode;
+  inner?: TreeNode;
 }
 
 /**
@@ -35,7 +35,7 @@ export class ExpressionReader {
     readonly locals: LocalFact[],
   ) {}
 
-  text(node: PyNode): string {
+  text(node: TreeNode): string {
     return this.source.slice(node.start, node.end);
   }
 
@@ -82,7 +82,7 @@ export class ExpressionReader {
     return index;
   }
 
-  pathOf(node: PyNode, scope: Scope): ReadPath {
+  pathOf(node: TreeNode, scope: Scope): ReadPath {
     switch (node.type) {
       case 'identifier':
         return { path: { root: this.rootOfName(this.text(node), scope), attributes: [] } };
@@ -113,12 +113,12 @@ export class ExpressionReader {
   }
 
   /** `super` as Python's own: a local or module name `super` is something else. */
-  isSuper(callee: PyNode, scope: Scope): boolean {
+  isSuper(callee: TreeNode, scope: Scope): boolean {
     if (callee.type !== 'identifier' || this.text(callee) !== 'super') return false;
     return this.rootOfName('super', scope).kind === 'global';
   }
 
-  valueOf(node: PyNode, scope: Scope): ValueFact {
+  valueOf(node: TreeNode, scope: Scope): ValueFact {
     switch (node.type) {
       case 'call': {
         const callee = childByField(node, 'function');
@@ -151,7 +151,7 @@ export class ExpressionReader {
   }
 
   /** What a name annotated so holds: an instance of the type, the class itself for `type[X]`. */
-  annotationOf(node: PyNode, scope: Scope): ValueFact {
+  annotationOf(node: TreeNode, scope: Scope): ValueFact {
     switch (node.type) {
       case 'type': {
         const inner = node.children.find((child) => child.named && child.type !== 'comment');
@@ -182,7 +182,7 @@ export class ExpressionReader {
     }
   }
 
-  private genericOf(base: PyNode, parameters: readonly PyNode[], scope: Scope): ValueFact {
+  private genericOf(base: TreeNode, parameters: readonly TreeNode[], scope: Scope): ValueFact {
     const name = this.text(base).split('.').pop()!.trim();
     const meaningful = parameters.filter((parameter) => !isNone(parameter));
     if (TYPE_WRAPPERS.has(name)) return meaningful[0] ? this.annotationOf(meaningful[0], scope) : { kind: 'opaque' };
@@ -221,7 +221,7 @@ export class ExpressionReader {
   }
 }
 
-function isNone(node: PyNode): boolean {
+function isNone(node: TreeNode): boolean {
   if (node.type === 'none') return true;
   return node.type === 'type' && node.children.length === 1 && node.children[0]!.type === 'none';
 }

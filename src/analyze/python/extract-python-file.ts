@@ -6,7 +6,7 @@ import { collectImports } from './module-facts.js';
 import { collectUnits } from './collect-units.js';
 import { declarationDigest } from './declaration-digest.js';
 import { nameRecord, type PythonFacts } from './python-facts.js';
-import { copyTree, lineLocator, syntaxErrorsOf } from './syntax-tree.js';
+import { copyTree, lineLocator, syntaxErrorsOf } from '../syntax/syntax-tree.js';
 import { fileTokens, unitHasher } from './unit-tokens.js';
 import { collectVocabulary } from './unit-vocabulary.js';
 

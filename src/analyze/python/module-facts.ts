@@ -2,7 +2,7 @@ import type { ExpressionReader } from './expression-facts.js';
 import { IMMUTABLE_RESULTS } from './python-builtins.js';
 import { nameRecord, type GlobalBinding, type PythonFacts } from './python-facts.js';
 import { moduleSpecOf, type Scope } from './python-scopes.js';
-import { childByField, type LineOf, type PyNode } from './syntax-tree.js';
+import { childByField, type LineOf, type TreeNode } from '../syntax/syntax-tree.js';
 
 /** One binding per module name: the last def or class of the name, else its first import, else its variable. */
 export function moduleNames(scope: Scope, declarations: ReadonlyMap<string, { unit: { kind: string } }>): Record<string, GlobalBinding> {
@@ -20,11 +20,11 @@ export function moduleNames(scope: Scope, declarations: ReadonlyMap<string, { un
 }
 
 /** What a module-level variable was first assigned, and whether that is something code can change in place. */
-export function variableFact(statement: PyNode, name: string, reader: ExpressionReader, scope: Scope, source: string): PythonFacts['variables'][string] {
+export function variableFact(statement: TreeNode, name: string, reader: ExpressionReader, scope: Scope, source: string): PythonFacts['variables'][string] {
   const assignment = statement.children.find((child) => child.type === 'assignment');
-  let value: PyNode | undefined;
-  let type: PyNode | undefined;
-  for (let current: PyNode | undefined = assignment; current?.type === 'assignment'; current = childByField(current, 'right')) {
+  let value: TreeNode | undefined;
+  let type: TreeNode | undefined;
+  for (let current: TreeNode | undefined = assignment; current?.type === 'assignment'; current = childByField(current, 'right')) {
     const left = childByField(current, 'left');
     if (left?.type === 'identifier' && source.slice(left.start, left.end) === name) type = childByField(current, 'type');
     value = childByField(current, 'right');
@@ -49,7 +49,7 @@ export function variableFact(statement: PyNode, name: string, reader: Expression
 const MUTABLE_LITERALS = new Set(['list', 'dictionary', 'set', 'list_comprehension', 'dictionary_comprehension', 'set_comprehension']);
 
 /** A container literal, or a call whose result is not known to be immutable. */
-function isMutableValue(value: PyNode, source: string): boolean {
+function isMutableValue(value: TreeNode, source: string): boolean {
   if (MUTABLE_LITERALS.has(value.type)) return true;
   if (value.type !== 'call') return false;
   const callee = childByField(value, 'function');
@@ -59,9 +59,9 @@ function isMutableValue(value: PyNode, source: string): boolean {
 
 
 /** Every import statement of the file, at any depth (a function's imports are the file's too), in source order. */
-export function collectImports(root: PyNode, source: string, lineOf: LineOf): PythonFacts['imports'] {
+export function collectImports(root: TreeNode, source: string, lineOf: LineOf): PythonFacts['imports'] {
   const imports: PythonFacts['imports'] = [];
-  const stack: PyNode[] = [root];
+  const stack: TreeNode[] = [root];
   while (stack.length > 0) {
     const node = stack.pop()!;
     if (node.type === 'import_statement') {

@@ -1,11 +1,11 @@
 import type { FunctionFact, UseFact } from './python-facts.js';
-import { childByField, type PyNode } from './syntax-tree.js';
+import { childByField, type TreeNode } from '../syntax/syntax-tree.js';
 
 /**
  * What calls a def accepts: how many positional arguments, which keywords. A call resolved by a
  * method's name alone must fit it; the bound receiver (`self`, `cls`) is no argument of the call.
  */
-export function parameterShape(parameters: PyNode | undefined, source: string, bound: boolean): FunctionFact {
+export function parameterShape(parameters: TreeNode | undefined, source: string, bound: boolean): FunctionFact {
   const shape: FunctionFact = { minArguments: 0, maxArguments: 0, keywords: [], anyKeywords: false };
   let keywordOnly = false;
   let skipReceiver = bound;

@@ -5,7 +5,7 @@ import { ClassHierarchy, type ResolvedBases } from './class-hierarchy.js';
 import { ModuleIndex, type ModuleRef } from './module-paths.js';
 import { BUILTIN_NAMES, BUILTIN_TYPES, TYPING_CONTAINERS, TYPING_MODULES } from './python-builtins.js';
 import type { ClassFact, GlobalBinding, ModuleSpec, NamePath, PythonFacts, Root, ValueFact } from './python-facts.js';
-import { Memo } from './memo.js';
+import { Memo } from '../syntax/memo.js';
 import { bestValue, BUILTIN, DYNAMIC, UNKNOWN, type Landing, type Value } from './python-values.js';
 
 /** A path's landing at each step: the root (0), then each attribute. */

@@ -1,5 +1,5 @@
 import type { ImportBinding, ModuleSpec } from './python-facts.js';
-import { childByField, childrenByField, type PyNode } from './syntax-tree.js';
+import { childByField, childrenByField, type TreeNode } from '../syntax/syntax-tree.js';
 import { PATTERNS } from './collect-units.js';
 
 /** Where a name gets its value in one scope, as written: read into facts only for names some use refers to. */
@@ -10,7 +10,7 @@ export type BindingSite =
   | { kind: 'self'; classSymbol: string }
   | { kind: 'class-object'; classSymbol: string }
   /** An expression whose value the name takes (`x = expr`), an annotation (`x: T`), an iterable the name walks (`for x in xs`). */
-  | { kind: 'value' | 'annotation' | 'element'; node: PyNode; scope: Scope }
+  | { kind: 'value' | 'annotation' | 'element'; node: TreeNode; scope: Scope }
   /** A value of a builtin type whatever the code says of it: `*args` is a tuple, `**kwargs` a dict. */
   | { kind: 'builtin' }
   | { kind: 'opaque' };
@@ -60,14 +60,14 @@ const NESTED_STATEMENTS = new Set([
  * lambdas, comprehensions), whose own names are theirs. Run before the scope's uses are read, so
  * a use sees every binding of its scope wherever it stands.
  */
-export function declareBindings(statements: readonly PyNode[], scope: Scope, source: string, symbolOf: ReadonlyMap<PyNode, string>): void {
-  const text = (node: PyNode): string => source.slice(node.start, node.end);
-  const bindTargets = (target: PyNode, site: BindingSite): void => {
+export function declareBindings(statements: readonly TreeNode[], scope: Scope, source: string, symbolOf: ReadonlyMap<TreeNode, string>): void {
+  const text = (node: TreeNode): string => source.slice(node.start, node.end);
+  const bindTargets = (target: TreeNode, site: BindingSite): void => {
     if (target.type === 'identifier') scope.bind(text(target), site);
     // Unpacking gives each name a part no syntax tells: opaque.
     else if (PATTERNS.has(target.type)) for (const child of target.children) if (child.named) bindTargets(child, { kind: 'opaque' });
   };
-  const visit = (node: PyNode): void => {
+  const visit = (node: TreeNode): void => {
     switch (node.type) {
       case 'decorated_definition': {
         const definition = childByField(node, 'definition');
@@ -140,8 +140,8 @@ export function declareBindings(statements: readonly PyNode[], scope: Scope, sou
         if (NESTED_STATEMENTS.has(node.type)) for (const child of node.children) visit(child);
     }
   };
-  const declareAssignment = (assignment: PyNode): void => {
-    for (let current: PyNode | undefined = assignment; current?.type === 'assignment'; current = childByField(current, 'right')) {
+  const declareAssignment = (assignment: TreeNode): void => {
+    for (let current: TreeNode | undefined = assignment; current?.type === 'assignment'; current = childByField(current, 'right')) {
       const left = childByField(current, 'left');
       const type = childByField(current, 'type');
       let right = childByField(current, 'right');
@@ -157,7 +157,7 @@ export function declareBindings(statements: readonly PyNode[], scope: Scope, sou
 }
 
 /** The module an import statement's `module_name` names: `..pkg.mod` is level 2, name `pkg.mod`. */
-export function moduleSpecOf(node: PyNode, source: string): ModuleSpec {
+export function moduleSpecOf(node: TreeNode, source: string): ModuleSpec {
   if (node.type === 'relative_import') {
     const prefix = node.children.find((child) => child.type === 'import_prefix');
     const name = node.children.find((child) => child.type === 'dotted_name');
@@ -166,12 +166,12 @@ export function moduleSpecOf(node: PyNode, source: string): ModuleSpec {
   return { name: dottedText(node, source), level: 0 };
 }
 
-export function dottedText(node: PyNode, source: string): string {
+export function dottedText(node: TreeNode, source: string): string {
   return source.slice(node.start, node.end).replace(/\s+/g, '');
 }
 
 /** Each name an import statement binds, with what it binds it to. */
-export function importBindings(statement: PyNode, source: string): Array<[string, ImportBinding]> {
+export function importBindings(statement: TreeNode, source: string): Array<[string, ImportBinding]> {
   const found: Array<[string, ImportBinding]> = [];
   if (statement.type === 'import_statement') {
     for (const name of childrenByField(statement, 'name')) {

@@ -1,7 +1,7 @@
 import type { Slot, Unit } from '../../graph/model.js';
 import { compareSlots } from '../../graph/order.js';
 import type { ExtractedFile, FileResolution, ResolvedFiles } from '../front-end.js';
-import { EdgeSink } from './edge-sink.js';
+import { EdgeSink } from '../syntax/edge-sink.js';
 import type { PythonFacts } from './python-facts.js';
 import { PythonProgram, splitId } from './python-program.js';
 import { surfaceOf } from './python-surface.js';

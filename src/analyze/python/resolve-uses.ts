@@ -1,5 +1,5 @@
 import type { Slot, UnresolvedCall, UnresolvedReason } from '../../graph/model.js';
-import { EdgeSink } from './edge-sink.js';
+import { EdgeSink } from '../syntax/edge-sink.js';
 import { fitsArguments } from './parameter-shape.js';
 import { BUILTIN_METHOD_NAMES } from './python-builtins.js';
 import type { FunctionFact, NamePath, UseFact } from './python-facts.js';

@@ -1,5 +1,5 @@
 import { shortHash } from '../../graph/content-hash.js';
-import { childByField, type PyNode } from './syntax-tree.js';
+import { childByField, type TreeNode } from '../syntax/syntax-tree.js';
 import { firstTokenAt } from '../../text/positions.js';
 
 /**
@@ -14,13 +14,13 @@ export interface FileTokens {
   /** Each token's offset; a block's `{` sits just before the block and its `}` at its end, outside it, so no statement span holds either. */
   at: number[];
   /** Each block's `}` by index: a def or class ends with its own block's close, not the closes of the blocks around it, which fall on the same offset. */
-  closeOf: Map<PyNode, number>;
+  closeOf: Map<TreeNode, number>;
 }
 
 /** Nodes whose text is one token: their children do not cover it (`string_content` around its escapes, a format spec). */
 const ATOMIC = new Set(['string_content', 'format_specifier']);
 
-export function fileTokens(root: PyNode, source: string): FileTokens {
+export function fileTokens(root: TreeNode, source: string): FileTokens {
   const tokens: FileTokens = { text: [], at: [], closeOf: new Map() };
   const docstrings = docstringNodes(root);
   const push = (text: string, at: number): void => {
@@ -29,7 +29,7 @@ export function fileTokens(root: PyNode, source: string): FileTokens {
     tokens.at.push(at);
   };
   // A block on the stack alone closes it; `docstring` marks a docstring's parts.
-  const stack: Array<{ node: PyNode; docstring: boolean } | PyNode> = [{ node: root, docstring: false }];
+  const stack: Array<{ node: TreeNode; docstring: boolean } | TreeNode> = [{ node: root, docstring: false }];
   while (stack.length > 0) {
     const item = stack.pop()!;
     if (!('docstring' in item)) {
@@ -59,14 +59,14 @@ export function fileTokens(root: PyNode, source: string): FileTokens {
 }
 
 /** The string nodes that are docstrings: the first statement of the module, a class or a function, when it is a lone string. */
-function docstringNodes(root: PyNode): Set<PyNode> {
-  const found = new Set<PyNode>();
-  const addFirst = (body: PyNode | undefined): void => {
+function docstringNodes(root: TreeNode): Set<TreeNode> {
+  const found = new Set<TreeNode>();
+  const addFirst = (body: TreeNode | undefined): void => {
     const string = body && docstringOf(body);
     if (string) found.add(string);
   };
   addFirst(root);
-  const stack: PyNode[] = [root];
+  const stack: TreeNode[] = [root];
   while (stack.length > 0) {
     const node = stack.pop()!;
     if (node.type === 'function_definition' || node.type === 'class_definition') addFirst(childByField(node, 'body'));
@@ -76,27 +76,27 @@ function docstringNodes(root: PyNode): Set<PyNode> {
   return found;
 }
 
-function isExpressionLeafParent(node: PyNode): boolean {
+function isExpressionLeafParent(node: TreeNode): boolean {
   return node.type === 'expression_statement' || node.type === 'string' || node.type === 'call' || node.type === 'argument_list';
 }
 
 /** The string of a body's first statement when the statement is nothing but that string. */
-export function docstringOf(body: PyNode): PyNode | undefined {
+export function docstringOf(body: TreeNode): TreeNode | undefined {
   const first = body.children.find((child) => child.named && child.type !== 'comment');
   if (!first || first.type !== 'expression_statement') return undefined;
   const parts = first.children.filter((child) => child.type !== 'comment');
   return parts.length === 1 && parts[0]!.type === 'string' ? parts[0] : undefined;
 }
 
-export function collapseWhitespace(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}
+import { collapseWhitespace } from '../../text/clip.js';
+
+export { collapseWhitespace };
 
 /**
  * The hash of a unit's tokens: those whose offset lies in its span, through the close of `block`
  * (a def's or class's body) when it has one.
  */
-export function unitHasher(tokens: FileTokens): (span: PyNode, block?: PyNode) => string {
+export function unitHasher(tokens: FileTokens): (span: TreeNode, block?: TreeNode) => string {
   return (span, block) => {
     const start = firstTokenAt(tokens.at, span.start);
     const close = block ? tokens.closeOf.get(block) : undefined;

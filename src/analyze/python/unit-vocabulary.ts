@@ -1,6 +1,6 @@
 import { splitWords } from '../../text/identifier-words.js';
 import type { Declaration } from './collect-units.js';
-import type { PyNode } from './syntax-tree.js';
+import type { TreeNode } from '../syntax/syntax-tree.js';
 
 const BODY_WORDS_PER_UNIT = 200;
 const LITERAL_WORDS_PER_UNIT = 40;
@@ -14,12 +14,12 @@ const RECEIVER_NAMES = new Set(['self', 'cls']);
  * In first-seen order, capped, as the TypeScript front end does.
  */
 export function collectVocabulary(declarations: readonly Declaration[], source: string): void {
-  const unitNodes = new Set<PyNode>();
+  const unitNodes = new Set<TreeNode>();
   for (const declaration of declarations) {
     unitNodes.add(declaration.span);
     for (const merged of declaration.merged) unitNodes.add(merged);
   }
-  const done = new Map<PyNode, { words: string; literals: string }>();
+  const done = new Map<TreeNode, { words: string; literals: string }>();
   for (const declaration of declarations) {
     // `a, b = pair` declares two units of one statement: one walk serves both.
     const known = done.get(declaration.span);
@@ -38,8 +38,8 @@ export function collectVocabulary(declarations: readonly Declaration[], source: 
   }
 }
 
-function walk(start: PyNode, unitNodes: ReadonlySet<PyNode>, source: string, words: Set<string>, literals: Set<string>): void {
-  const stack: PyNode[] = [start];
+function walk(start: TreeNode, unitNodes: ReadonlySet<TreeNode>, source: string, words: Set<string>, literals: Set<string>): void {
+  const stack: TreeNode[] = [start];
   while (stack.length > 0) {
     const node = stack.pop()!;
     if (node !== start && unitNodes.has(node)) continue;

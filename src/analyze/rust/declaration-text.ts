@@ -1,5 +1,4 @@
-import { clip } from '../python/declaration-text.js';
-import { collapseWhitespace } from '../python/unit-tokens.js';
+import { clip, collapseWhitespace } from '../../text/clip.js';
 import { childByField, type RustNode } from './rust-syntax.js';
 
 const SIGNATURE_LIMIT = 240;

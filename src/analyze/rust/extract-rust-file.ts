@@ -1,6 +1,6 @@
 import type { Unit } from '../../graph/model.js';
 import type { ExtractedFile, FileInput } from '../front-end.js';
-import { copyTree, lineLocator, syntaxErrorsOf } from '../python/syntax-tree.js';
+import { copyTree, lineLocator, syntaxErrorsOf } from '../syntax/syntax-tree.js';
 import { parserFor } from '../syntax/tree-sitter.js';
 import { collectFacts } from './collect-facts.js';
 import { collectUnits } from './collect-units.js';

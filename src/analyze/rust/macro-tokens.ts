@@ -1,5 +1,4 @@
-import { clip } from '../python/declaration-text.js';
-import { collapseWhitespace } from '../python/unit-tokens.js';
+import { clip, collapseWhitespace } from '../../text/clip.js';
 import type { BodyContext, BodyReader } from './body-facts.js';
 import { extend, isRead } from './expressions.js';
 import type { Expression, TypeFact } from './rust-facts.js';

@@ -1,7 +1,7 @@
 import type { Slot, Unit } from '../../graph/model.js';
 import { compareSlots } from '../../graph/order.js';
 import type { ExtractedFile, FileResolution, ResolvedFiles } from '../front-end.js';
-import { EdgeSink } from '../python/edge-sink.js';
+import { EdgeSink } from '../syntax/edge-sink.js';
 import { fileOfKey } from './crate-index.js';
 import type { RustFacts } from './rust-facts.js';
 import { RustProgram } from './rust-program.js';

@@ -1,5 +1,5 @@
 import type { Slot, UnresolvedCall, UnresolvedReason } from '../../graph/model.js';
-import { EdgeSink } from '../python/edge-sink.js';
+import { EdgeSink } from '../syntax/edge-sink.js';
 import type { Step, UseFact } from './rust-facts.js';
 import type { RustProgram } from './rust-program.js';
 import { BUILTIN_MACROS, MUTATING_METHODS, STD_METHOD_NAMES } from './rust-std.js';

@@ -1,7 +1,7 @@
 import type { Unit } from '../../graph/model.js';
 import { compareText } from '../../graph/order.js';
 import type { ExtractedFile } from '../front-end.js';
-import { Memo } from '../python/memo.js';
+import { Memo } from '../syntax/memo.js';
 import { CrateIndex, fileOfKey } from './crate-index.js';
 import type { RustFacts } from './rust-facts.js';
 import { PRELUDE_NAMES, STD_CRATES } from './rust-std.js';

@@ -1,5 +1,5 @@
 import type { ExtractedFile } from '../front-end.js';
-import { Memo } from '../python/memo.js';
+import { Memo } from '../syntax/memo.js';
 import { ImplIndex } from './impl-index.js';
 import type { Expression, Root, RustFacts, Step, TypeFact } from './rust-facts.js';
 import { RustModules } from './rust-modules.js';

@@ -1,9 +1,8 @@
-import { clip } from '../python/declaration-text.js';
-import { childByField, type PyNode } from '../python/syntax-tree.js';
-import { collapseWhitespace } from '../python/unit-tokens.js';
+import { clip, collapseWhitespace } from '../../text/clip.js';
+import { childByField, type TreeNode } from '../syntax/syntax-tree.js';
 
 /** A node of the copied tree (the Python front end's plain copy of a tree-sitter tree, language-neutral). */
-export type RustNode = PyNode;
+export type RustNode = TreeNode;
 
 export { childByField };
 

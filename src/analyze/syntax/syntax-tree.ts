@@ -5,7 +5,7 @@ import type { SyntaxNode, SyntaxTree } from '../syntax/tree-sitter.js';
  * web-tree-sitter node is a call into WebAssembly; the analysis reads each node many times (scopes,
  * then uses, then words), so the tree is copied once, in one cursor walk, and freed right after.
  */
-export interface PyNode {
+export interface TreeNode {
   type: string;
   /** Anonymous nodes are the grammar's literal tokens (`def`, `(`, `+=`); `type` alone cannot tell the keyword from the node. */
   named: boolean;
@@ -14,21 +14,21 @@ export interface PyNode {
   /** UTF-16 offsets into the text, as JavaScript strings index it. */
   start: number;
   end: number;
-  children: PyNode[];
+  children: TreeNode[];
 }
 
 /** The children of every leaf: most nodes are leaves, and one shared empty list spares allocating one each. */
-const NO_CHILDREN: PyNode[] = [];
+const NO_CHILDREN: TreeNode[] = [];
 
 /** The tree as plain nodes. Iterative: generated code nests expressions thousands deep. */
-export function copyTree(tree: SyntaxTree): PyNode {
+export function copyTree(tree: SyntaxTree): TreeNode {
   const language = tree.language;
   const types: string[] = [];
   const named: boolean[] = [];
   const fields: Array<string | undefined> = [undefined];
   for (let id = 1; id <= language.fieldCount; id += 1) fields.push(language.fieldNameForId(id) ?? undefined);
   const cursor = tree.walk();
-  const make = (): PyNode => {
+  const make = (): TreeNode => {
     const typeId = cursor.nodeTypeId;
     let type = types[typeId];
     if (type === undefined) {
@@ -37,13 +37,13 @@ export function copyTree(tree: SyntaxTree): PyNode {
     }
     return { type, named: named[typeId]!, field: fields[cursor.currentFieldId], start: cursor.startIndex, end: cursor.endIndex, children: NO_CHILDREN };
   };
-  const adopt = (parent: PyNode, child: PyNode): void => {
+  const adopt = (parent: TreeNode, child: TreeNode): void => {
     if (parent.children === NO_CHILDREN) parent.children = [child];
     else parent.children.push(child);
   };
   try {
     const root = make();
-    const stack: PyNode[] = [root];
+    const stack: TreeNode[] = [root];
     for (;;) {
       if (cursor.gotoFirstChild()) {
         const child = make();
@@ -67,20 +67,20 @@ export function copyTree(tree: SyntaxTree): PyNode {
   }
 }
 
-export function childByField(node: PyNode, field: string): PyNode | undefined {
+export function childByField(node: TreeNode, field: string): TreeNode | undefined {
   for (const child of node.children) if (child.field === field) return child;
   return undefined;
 }
 
-export function childrenByField(node: PyNode, field: string): PyNode[] {
+export function childrenByField(node: TreeNode, field: string): TreeNode[] {
   return node.children.filter((child) => child.field === field);
 }
 
-export function namedChildren(node: PyNode): PyNode[] {
+export function namedChildren(node: TreeNode): TreeNode[] {
   return node.children.filter((child) => child.named && child.type !== 'comment');
 }
 
-export function firstNamedChild(node: PyNode, type?: string): PyNode | undefined {
+export function firstNamedChild(node: TreeNode, type?: string): TreeNode | undefined {
   for (const child of node.children) if (child.named && child.type !== 'comment' && (type === undefined || child.type === type)) return child;
   return undefined;
 }
