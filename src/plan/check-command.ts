@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { PathRefused, Workspace } from '../harness/workspace.js';
 import { hasTestScript, readPackageManifest } from './package-manifest.js';
@@ -46,10 +46,16 @@ export function checkCommandProblem(root: string, check: CheckCommand, isTestFil
   const segments = text.split(' && ').map(words);
   const named = segments.flat().filter((word) => isTestFile(fromRoot(word)));
   const scripts = segments.filter(isTestScript);
-  if (named.length === 0 && scripts.length === 0) return 'it names no test file: a check runs the tests that reach the targets, or `npm test`';
+  const packageRuns = segments.filter(isPackageTestRun);
+  if (named.length === 0 && scripts.length === 0 && packageRuns.length === 0) return 'it names no test file: a check runs the tests that reach the targets, or `npm test`';
   if (scripts.length > 0 && !hasTestScript(readPackageManifest(path.join(root, folder)))) return check.cwd === undefined ? 'the repository has no test script' : `${check.cwd} has no test script`;
   for (const segment of segments) {
     if (isTestScript(segment)) continue;
+    if (isPackageTestRun(segment)) {
+      const problem = packageTestProblem(root, fromRoot, segment);
+      if (problem) return problem;
+      continue;
+    }
     const runner = RUNNERS.find((candidate) => candidate.every((word, index) => segment[index] === word));
     const files = runner ? segment.slice(runner.length) : [];
     if (!runner || files.length === 0 || !files.every((file) => isTestFile(fromRoot(file)))) {
@@ -60,6 +66,67 @@ export function checkCommandProblem(root: string, check: CheckCommand, isTestFil
   if (outside.length > 0) return `it names test files outside the repository: ${outside.join(', ')}`;
   const missing = named.filter((file) => !existsSync(path.join(root, fromRoot(file))));
   return missing.length > 0 ? `it names test files that do not exist: ${missing.join(', ')}` : undefined;
+}
+
+/** `go test` and `cargo test` run the tests of packages, not of files: they are judged by the packages they name. */
+function isPackageTestRun(segment: readonly string[]): boolean {
+  return (segment[0] === 'go' || segment[0] === 'cargo') && segment[1] === 'test';
+}
+
+/**
+ * Why a `go test` or `cargo test` run may not check a plan: `go test` takes only package folders
+ * of the repository that hold tests (`./internal/agent`, or `./internal/...` for every package
+ * below); `cargo test` takes nothing, or `-p` with a package a Cargo.toml of the repository declares.
+ */
+function packageTestProblem(root: string, fromRoot: (file: string) => string, segment: readonly string[]): string | undefined {
+  const [runner, , ...rest] = segment;
+  if (runner === 'go') {
+    if (rest.length === 0) return '`go test` names no package: name the package folders whose tests reach the targets (`go test ./internal/agent`)';
+    for (const pattern of rest) {
+      const match = /^\.\/(.*?)(\/\.\.\.)?$/.exec(pattern);
+      const folder = match ? fromRoot(match[1] === '' ? '.' : match[1]!) : undefined;
+      if (!match || folder === undefined || folder.startsWith('../') || !existsSync(path.join(root, folder)) || !statSync(path.join(root, folder)).isDirectory()) {
+        return `\`${pattern}\` is not a package folder of the repository: \`go test\` takes ./folder or ./folder/...`;
+      }
+      if (!holdsFile(path.join(root, folder), (name) => name.endsWith('_test.go'), match[2] !== undefined)) return `${pattern} holds no Go test file`;
+    }
+    return undefined;
+  }
+  if (rest.length === 0) return undefined;
+  if (rest.length !== 2 || rest[0] !== '-p') return '`cargo test` takes nothing, or `-p PACKAGE` alone';
+  return cargoPackages(root).has(rest[1]!) ? undefined : `no Cargo.toml of the repository declares the package ${rest[1]}`;
+}
+
+/** Whether a folder (or, `deep`, any folder below it) holds a file whose name passes `test`. */
+function holdsFile(folder: string, test: (name: string) => boolean, deep: boolean): boolean {
+  for (const entry of readdirSync(folder, { withFileTypes: true })) {
+    if (entry.isFile() && test(entry.name)) return true;
+    if (deep && entry.isDirectory() && !entry.name.startsWith('.') && entry.name !== 'target' && entry.name !== 'vendor' && holdsFile(path.join(folder, entry.name), test, true)) return true;
+  }
+  return false;
+}
+
+/** The package a Cargo.toml declares (`[package]`'s `name`), undefined for a workspace manifest without one. */
+export function cargoPackageName(manifest: string): string | undefined {
+  return /^\[package\][^[]*?^name\s*=\s*"([^"]+)"/ms.exec(manifest)?.[1];
+}
+
+/** The package names the repository's Cargo.toml files declare (`[package] name = "..."`), to a few levels down. */
+export function cargoPackages(root: string): Set<string> {
+  const names = new Set<string>();
+  const visit = (folder: string, depth: number): void => {
+    const manifest = path.join(folder, 'Cargo.toml');
+    if (existsSync(manifest)) {
+      const name = cargoPackageName(readFileSync(manifest, 'utf8'));
+      if (name) names.add(name);
+    }
+    if (depth === 0) return;
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      if (entry.isDirectory() && !entry.name.startsWith('.') && entry.name !== 'target' && entry.name !== 'node_modules') visit(path.join(folder, entry.name), depth - 1);
+    }
+  };
+  visit(root, 3);
+  return names;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ProgramGraph } from '../graph/program-graph.js';
 import type { Unit } from '../graph/model.js';
@@ -6,6 +6,7 @@ import { shortName } from '../graph/unit-name.js';
 import type { RegisterEntry } from '../organize/model.js';
 import { parseRequest } from '../route/request-terms.js';
 import { searchTermsOf } from '../route/search-index.js';
+import { cargoPackageName } from './check-command.js';
 import { looksLikeTestFile } from './plan-gate.js';
 import { hasTestScript, readPackageManifest } from './package-manifest.js';
 import type { PlanCheck, PlanContext, PlanDraft, PlanRisk, PlanTarget } from './edit-plan.js';
@@ -247,20 +248,42 @@ function checksFor(root: string, graph: ProgramGraph, files: readonly string[]):
   const byPackage = new Map<string, string[]>();
   const packageOf = packageFolderFinder(root);
   for (const test of [...tests].sort()) {
-    const folder = isPythonFile(test) ? PYTHON_CHECK : packageOf(test);
+    const folder = test.endsWith('.py') ? PYTHON_CHECK : test.endsWith('.go') ? GO_CHECK : test.endsWith('.rs') ? RUST_CHECK : packageOf(test);
     byPackage.set(folder, [...(byPackage.get(folder) ?? []), test]);
   }
   return [...byPackage].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([folder, files]) => {
-    const name = byPackage.size === 1 ? 'tests' : folder === PYTHON_CHECK ? 'tests:python' : `tests:${folder.replace(/[^\w.:-]+/g, '.') || 'root'}`;
+    const name = byPackage.size === 1 ? 'tests' : LANGUAGE_CHECKS.get(folder) ?? `tests:${folder.replace(/[^\w.:-]+/g, '.') || 'root'}`;
     const reason = `the tests that reach the targets through imports: ${files.join(', ')}`;
     if (folder === PYTHON_CHECK) return { name, command: `python -m pytest ${files.map(shellQuote).join(' ')}`, reason };
+    // Go and Cargo run the tests of packages: the packages the test files belong to.
+    if (folder === GO_CHECK) return { name, command: `go test ${[...new Set(files.map((file) => `./${path.posix.dirname(file)}`))].map(shellQuote).join(' ')}`, reason };
+    if (folder === RUST_CHECK) return { name, command: cargoCommand(root, files), reason };
     const inPackage = folder === '' ? undefined : testCommand(path.join(root, folder), files.map((file) => file.slice(folder.length + 1)));
     return inPackage ? { name, command: inPackage, cwd: folder, reason } : { name, command: testCommand(root, files) ?? nodeCommand(files), reason };
   });
 }
 
-/** The group of Python tests among checks by package folder: no folder can take this name. */
+/** The groups of Python, Go and Rust tests among checks by package folder: no folder can take these names. */
 const PYTHON_CHECK = '\u0000python';
+const GO_CHECK = '\u0000go';
+const RUST_CHECK = '\u0000rust';
+const LANGUAGE_CHECKS = new Map([[PYTHON_CHECK, 'tests:python'], [GO_CHECK, 'tests:go'], [RUST_CHECK, 'tests:rust']]);
+
+/** `cargo test -p NAME` for the crate of each test file (the package its nearest Cargo.toml declares), or the whole workspace's `cargo test`. */
+function cargoCommand(root: string, files: readonly string[]): string {
+  const crates = new Set<string>();
+  for (const file of files) {
+    let crate: string | undefined;
+    for (let folder = path.posix.dirname(file); crate === undefined; folder = path.posix.dirname(folder)) {
+      const manifest = path.join(root, folder, 'Cargo.toml');
+      if (existsSync(manifest)) crate = cargoPackageName(readFileSync(manifest, 'utf8')) ?? '';
+      if (folder === '.' || folder === '') break;
+    }
+    if (!crate) return 'cargo test';
+    crates.add(crate);
+  }
+  return [...crates].sort().map((crate) => `cargo test -p ${crate}`).join(' && ');
+}
 
 /**
  * The package folder each file belongs to: the nearest folder above it, below the root, with a
@@ -295,10 +318,6 @@ function testCommand(folder: string, tests: readonly string[]): string | undefin
   if (dependencies.mocha) return `npx mocha ${files}`;
   if (hasTestScript(manifest)) return 'npm test';
   return undefined;
-}
-
-function isPythonFile(file: string): boolean {
-  return file.endsWith('.py');
 }
 
 /** Test files run by node itself, when no manifest names a runner or a test script. */

@@ -8,7 +8,7 @@ import { checkCommandProblem } from './check-command.js';
 import type { PlanDraft } from './edit-plan.js';
 
 /** Test folders, and test files by name: JavaScript's `.test.ts` and `.spec.js`, pytest's `test_x.py`, `x_test.py` and `conftest.py`. */
-const TEST_FILE = /(^|\/)(__tests__|tests?)\/|\.(test|spec)\.[cm]?[jt]sx?$|(^|\/)(test_[^/]*|[^/]*_test|conftest)\.py$/;
+const TEST_FILE = /(^|\/)(__tests__|tests?)\/|\.(test|spec)\.[cm]?[jt]sx?$|(^|\/)(test_[^/]*|[^/]*_test|conftest)\.py$|_test\.go$/;
 
 /** A test by its name alone, for files the handbook does not list. */
 export function looksLikeTestFile(file: string): boolean {

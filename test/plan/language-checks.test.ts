@@ -42,3 +42,45 @@ describe('plans for a Python harness', () => {
     expect(looksLikeTestFile('pkg/testing_helpers.py')).toBe(false);
   });
 });
+
+describe('plans for Go and Rust harnesses', () => {
+  function fixture(name: string): string {
+    const repo = path.join(scratchDirectory('handbook-plan-'), name);
+    cpSync(path.join(PROJECT_ROOT, 'fixtures', name), repo, { recursive: true, filter: (source) => !source.split(path.sep).includes('.handbook') });
+    return repo;
+  }
+
+  it('check Go with go test on the packages whose tests reach the targets', async () => {
+    const repo = fixture('go-harness');
+    await buildHandbook(repo, {});
+    const { plan } = await planRequest(repo, 'mask secrets in every capture path');
+    expect(plan.status).toBe('accepted');
+    expect(plan.checks).toEqual([{ name: 'tests', command: 'go test ./internal/agent ./internal/tools', reason: expect.stringContaining('internal/tools/registry_test.go') }]);
+  });
+
+  it('check Rust with cargo test -p on the crate whose tests reach the targets', async () => {
+    const repo = fixture('rust-harness');
+    await buildHandbook(repo, {});
+    const { plan } = await planRequest(repo, 'mask secrets in every capture path');
+    expect(plan.status).toBe('accepted');
+    expect(plan.checks).toEqual([{ name: 'tests', command: 'cargo test -p harness-core', reason: expect.stringContaining('crates/core/tests/agent_loop.rs') }]);
+  });
+
+  it('takes go test on package folders with tests and cargo test on declared packages, and nothing else', () => {
+    const go = fixture('go-harness');
+    const rust = fixture('rust-harness');
+    const problem = (repo: string, command: string) => checkCommandProblem(repo, { command }, looksLikeTestFile);
+    expect(problem(go, 'go test ./internal/tools')).toBeUndefined();
+    expect(problem(go, 'go test ./internal/...')).toBeUndefined();
+    expect(problem(go, 'go test ./internal/security ./internal/agent')).toBeUndefined();
+    expect(problem(go, 'go test ./internal/logging')).toMatch(/holds no Go test file/);
+    expect(problem(go, 'go test ./nowhere')).toMatch(/is not a package folder/);
+    expect(problem(go, 'go test ../elsewhere')).toMatch(/is not a package folder/);
+    expect(problem(go, 'go test')).toMatch(/names no package/);
+    expect(problem(rust, 'cargo test')).toBeUndefined();
+    expect(problem(rust, 'cargo test -p harness-core')).toBeUndefined();
+    expect(problem(rust, 'cargo test -p serde')).toMatch(/declares the package serde/);
+    expect(problem(rust, 'cargo test --release')).toMatch(/takes nothing, or `-p PACKAGE` alone/);
+    expect(looksLikeTestFile('internal/agent/loop_test.go')).toBe(true);
+  });
+});
