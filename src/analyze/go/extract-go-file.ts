@@ -1,53 +1,24 @@
 import { shortHash } from '../../graph/content-hash.js';
-import type { Unit } from '../../graph/model.js';
 import type { DeclarationDigest, ExtractedFile, FileInput } from '../front-end.js';
-import { parserFor } from '../syntax/tree-sitter.js';
+import { extractNeverThrowing, fileUnitOf, parseText } from '../syntax/read-syntax-file.js';
 import { collectGoFacts, collectImportFacts } from './collect-go-facts.js';
 import { collectGoUnits, type GoDeclaration } from './collect-go-units.js';
 import { emptyGoFacts, type GoFacts } from './go-facts.js';
-import { copyTree, lineLocator, syntaxErrorsOf } from './go-syntax.js';
 import { goFileTokens, goUnitHasher } from './go-unit-tokens.js';
 import { collectGoVocabulary } from './go-unit-vocabulary.js';
 
 /** The digest entry of a file's package clause and imports: what the file brings in; no Go name can take this one. */
 export const IMPORTS_ENTRY = '*imports';
 
-function fileUnitOf(file: FileInput): Unit {
-  return { id: file.path, kind: 'file', file: file.path, symbol: '', startLine: 1, endLine: Math.max(1, file.lines), signature: file.path, doc: '', exported: false, hash: file.hash, literals: '', words: '' };
-}
 
-/**
- * One Go file's units and facts. Never throws: tree-sitter recovers from any syntax error and the
- * units are read from what parsed; should reading fail all the same, the file keeps its file unit
- * and says why in its warning.
- */
+/** One Go file's units and facts; never throws (see extractNeverThrowing). */
 export function extractGoFile(file: FileInput): ExtractedFile<GoFacts> {
-  try {
-    return extract(file);
-  } catch (error) {
-    return {
-      units: [fileUnitOf(file)],
-      parseErrors: 1,
-      warning: { line: 1, message: `could not read the file: ${(error as Error).message ?? String(error)}`.slice(0, 200) },
-      digest: {},
-      facts: emptyGoFacts(),
-    };
-  }
+  return extractNeverThrowing(file, extract, emptyGoFacts);
 }
 
 function extract(file: FileInput): ExtractedFile<GoFacts> {
   const text = file.text;
-  const tree = parserFor('go').parse(text);
-  if (!tree) throw new Error('the parser returned no tree');
-  let root;
-  let errors;
-  try {
-    errors = syntaxErrorsOf(tree);
-    root = copyTree(tree);
-  } finally {
-    tree.delete();
-  }
-  const lineOf = lineLocator(text);
+  const { root, errors, lineOf } = parseText('go', text);
   const extracted: ExtractedFile<GoFacts> = { units: [], parseErrors: errors.count, digest: {}, facts: emptyGoFacts() };
   if (errors.first) extracted.warning = { line: lineOf(errors.first.offset), message: errors.first.message };
   if (file.test) {

@@ -1,7 +1,5 @@
-import type { Unit } from '../../graph/model.js';
 import type { ExtractedFile, FileInput } from '../front-end.js';
-import { copyTree, lineLocator, syntaxErrorsOf } from '../syntax/syntax-tree.js';
-import { parserFor } from '../syntax/tree-sitter.js';
+import { extractNeverThrowing, fileUnitOf, parseText } from '../syntax/read-syntax-file.js';
 import { collectFacts } from './collect-facts.js';
 import { collectUnits } from './collect-units.js';
 import { declarationDigest } from './declaration-digest.js';
@@ -11,42 +9,15 @@ import { fileTokens, unitHasher } from './unit-tokens.js';
 import { collectVocabulary } from './unit-vocabulary.js';
 import { importsOf } from './use-declarations.js';
 
-function fileUnitOf(file: FileInput, doc = ''): Unit {
-  return { id: file.path, kind: 'file', file: file.path, symbol: '', startLine: 1, endLine: Math.max(1, file.lines), signature: file.path, doc, exported: false, hash: file.hash, literals: '', words: '' };
-}
 
-/**
- * One Rust file's units and facts. Never throws: tree-sitter recovers from any syntax error and
- * the units are read from what parsed; should reading fail all the same, the file keeps its file
- * unit and says why in its warning.
- */
+/** One Rust file's units and facts; never throws (see extractNeverThrowing). */
 export function extractRustFile(file: FileInput): ExtractedFile<RustFacts> {
-  try {
-    return extract(file);
-  } catch (error) {
-    return {
-      units: [fileUnitOf(file)],
-      parseErrors: 1,
-      warning: { line: 1, message: `could not read the file: ${(error as Error).message ?? String(error)}`.slice(0, 200) },
-      digest: {},
-      facts: emptyFacts(),
-    };
-  }
+  return extractNeverThrowing(file, extract, emptyFacts);
 }
 
 function extract(file: FileInput): ExtractedFile<RustFacts> {
   const text = file.text;
-  const tree = parserFor('rust').parse(text);
-  if (!tree) throw new Error('the parser returned no tree');
-  let root: RustNode;
-  let errors;
-  try {
-    errors = syntaxErrorsOf(tree);
-    root = copyTree(tree);
-  } finally {
-    tree.delete();
-  }
-  const lineOf = lineLocator(text);
+  const { root, errors, lineOf } = parseText('rust', text);
   // `//!` at the top documents the module the file is.
   const fileUnit = fileUnitOf(file, docText(leadingInnerDocs(root), text));
   const extracted: ExtractedFile<RustFacts> = { units: [fileUnit], parseErrors: errors.count, digest: {}, facts: emptyFacts() };

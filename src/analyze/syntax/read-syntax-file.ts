@@ -1,0 +1,46 @@
+import type { Unit } from '../../graph/model.js';
+import type { ExtractedFile, FileInput } from '../front-end.js';
+import { copyTree, lineLocator, type LineOf, type SyntaxErrors, syntaxErrorsOf, type TreeNode } from './syntax-tree.js';
+import { type GrammarName, parserFor } from './tree-sitter.js';
+
+/** A file's own unit, as every front end makes it: the whole file, hashed by its bytes. */
+export function fileUnitOf(file: FileInput, doc = ''): Unit {
+  return { id: file.path, kind: 'file', file: file.path, symbol: '', startLine: 1, endLine: Math.max(1, file.lines), signature: file.path, doc, exported: false, hash: file.hash, literals: '', words: '' };
+}
+
+/** A file parsed and copied out of the parser: its tree, its syntax errors, and line lookup over its text. */
+export interface ParsedFile {
+  root: TreeNode;
+  errors: SyntaxErrors;
+  lineOf: LineOf;
+}
+
+/** Parses a text with one grammar and copies the tree out, freeing the parser's own at once. */
+export function parseText(grammar: GrammarName, text: string): ParsedFile {
+  const tree = parserFor(grammar).parse(text);
+  if (!tree) throw new Error('the parser returned no tree');
+  try {
+    return { errors: syntaxErrorsOf(tree), root: copyTree(tree), lineOf: lineLocator(text) };
+  } finally {
+    tree.delete();
+  }
+}
+
+/**
+ * A front end's extraction that never throws: tree-sitter recovers from any syntax error and the
+ * units are read from what parsed; should reading fail all the same, the file keeps its file unit
+ * and says why in its warning.
+ */
+export function extractNeverThrowing<Facts>(file: FileInput, extract: (file: FileInput) => ExtractedFile<Facts>, emptyFacts: () => Facts): ExtractedFile<Facts> {
+  try {
+    return extract(file);
+  } catch (error) {
+    return {
+      units: [fileUnitOf(file)],
+      parseErrors: 1,
+      warning: { line: 1, message: `could not read the file: ${(error as Error).message ?? String(error)}`.slice(0, 200) },
+      digest: {},
+      facts: emptyFacts(),
+    };
+  }
+}
