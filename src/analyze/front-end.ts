@@ -1,5 +1,6 @@
 import type { Edge, Slot, Unit, UnresolvedCall } from '../graph/model.js';
 import type { Language } from './languages.js';
+import type { RecentTrees } from './syntax/recent-trees.js';
 
 /**
  * What a file shows other files, name by name: each name it declares with a hash of the
@@ -32,6 +33,8 @@ export interface FileInput {
   lines: number;
   /** A test file: it gets its file unit and its imports only (which tests reach a change), as for TypeScript. */
   test: boolean;
+  /** For a file parsed before in a warm session: the trees to parse it against incrementally. */
+  recentTrees?: RecentTrees;
 }
 
 /** A file's units and the syntactic facts its language resolves across files later. */

@@ -18,7 +18,7 @@ export function extractGoFile(file: FileInput): ExtractedFile<GoFacts> {
 
 function extract(file: FileInput): ExtractedFile<GoFacts> {
   const text = file.text;
-  const { root, errors, lineOf } = parseText('go', text);
+  const { root, errors, lineOf } = parseText('go', file);
   const extracted: ExtractedFile<GoFacts> = { units: [], parseErrors: errors.count, digest: {}, facts: emptyGoFacts() };
   if (errors.first) extracted.warning = { line: lineOf(errors.first.offset), message: errors.first.message };
   if (file.test) {

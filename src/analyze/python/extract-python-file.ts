@@ -20,7 +20,7 @@ export function extractPythonFile(file: FileInput): ExtractedFile<PythonFacts> {
 
 function extract(file: FileInput): ExtractedFile<PythonFacts> {
   const text = file.text;
-  const { root, errors, lineOf } = parseText('python', text);
+  const { root, errors, lineOf } = parseText('python', file);
   const extracted: ExtractedFile<PythonFacts> = { units: [], parseErrors: errors.count, digest: {}, facts: emptyFacts() };
   if (errors.first) extracted.warning = { line: lineOf(errors.first.offset), message: errors.first.message };
   if (file.test) {

@@ -17,7 +17,7 @@ export function extractRustFile(file: FileInput): ExtractedFile<RustFacts> {
 
 function extract(file: FileInput): ExtractedFile<RustFacts> {
   const text = file.text;
-  const { root, errors, lineOf } = parseText('rust', text);
+  const { root, errors, lineOf } = parseText('rust', file);
   // `//!` at the top documents the module the file is.
   const fileUnit = fileUnitOf(file, docText(leadingInnerDocs(root), text));
   const extracted: ExtractedFile<RustFacts> = { units: [fileUnit], parseErrors: errors.count, digest: {}, facts: emptyFacts() };

@@ -15,8 +15,17 @@ export interface ParsedFile {
   lineOf: LineOf;
 }
 
-/** Parses a text with one grammar and copies the tree out, freeing the parser's own at once. */
-export function parseText(grammar: GrammarName, text: string): ParsedFile {
+/**
+ * Parses a file with one grammar and copies the tree out. A file that comes with the session's
+ * recent trees is parsed against its last tree, which the keeper holds on to; any other tree is
+ * freed at once.
+ */
+export function parseText(grammar: GrammarName, file: Pick<FileInput, 'path' | 'text' | 'recentTrees'>): ParsedFile {
+  const { text, recentTrees } = file;
+  if (recentTrees) {
+    const tree = recentTrees.parse(grammar, file.path, text);
+    return { errors: syntaxErrorsOf(tree), root: copyTree(tree), lineOf: lineLocator(text) };
+  }
   const tree = parserFor(grammar).parse(text);
   if (!tree) throw new Error('the parser returned no tree');
   try {

@@ -6,6 +6,7 @@ import type { AnalysisChange, AnalysisProgress, FileAnalysis, LanguageReport, Pa
 import { type DiscoveredFile, type DiscoveryResult, type FileStamp, recordSkip, sameStamp, skipReasonOf } from '../discover-files.js';
 import type { ExtractedFile, FileResolution, SyntaxFrontEnd } from '../front-end.js';
 import { decodeSource } from '../source-text.js';
+import { RecentTrees } from './recent-trees.js';
 
 const MAX_WARNINGS = 50;
 
@@ -40,6 +41,8 @@ export class SyntaxSession {
   private heritage: Edge[] = [];
   /** What the front end keeps between resolutions of this session's files. */
   private readonly resolveMemo = {};
+  /** The trees of files edited since the session started, so the next edit to one is parsed incrementally. */
+  private readonly recentTrees = new RecentTrees();
 
   constructor(
     private readonly frontEnd: SyntaxFrontEnd,
@@ -86,7 +89,8 @@ export class SyntaxSession {
         next.set(discovered.path, { ...held, stamp: discovered.stamp, readAt });
         continue;
       }
-      next.set(discovered.path, this.extract(discovered, bytes, hash, readAt));
+      // A file this session read before is being edited: keep its tree for the next edit. A cold read keeps none.
+      next.set(discovered.path, this.extract(discovered, bytes, hash, readAt, held ? this.recentTrees : undefined));
       read += 1;
       if (read % 50 === 0) this.onProgress({ phase: 'parse', done: read, total: found.files.length });
     }
@@ -111,6 +115,7 @@ export class SyntaxSession {
       else if (fullReason !== undefined || !sameResolution(was.resolution, file.resolution)) resolvedPaths.push(path);
     }
     const removed = [...before.keys()].filter((path) => !next.has(path));
+    for (const path of removed) this.recentTrees.forget(path);
     this.files = next;
     resolvedPaths.push(...added, ...modified);
     const change: AnalysisChange = {
@@ -132,11 +137,11 @@ export class SyntaxSession {
     return change;
   }
 
-  private extract(discovered: DiscoveredFile, bytes: Buffer, hash: string, readAt: number): SyntaxFile {
+  private extract(discovered: DiscoveredFile, bytes: Buffer, hash: string, readAt: number, recentTrees: RecentTrees | undefined): SyntaxFile {
     const text = decodeSource(bytes);
     const lines = text.length === 0 ? 0 : text.split('\n').length;
     const test = this.frontEnd.isTestPath(discovered.path);
-    const extracted = this.frontEnd.extract({ path: discovered.path, text, hash, lines, test });
+    const extracted = this.frontEnd.extract({ path: discovered.path, text, hash, lines, test, ...(recentTrees ? { recentTrees } : {}) });
     const record: SourceFileRecord = { path: discovered.path, size: bytes.length, hash, lines, test, parseErrors: extracted.parseErrors, externalImports: [] };
     return { path: discovered.path, stamp: discovered.stamp, readAt, text, record, extracted, resolution: EMPTY_RESOLUTION };
   }
@@ -183,11 +188,38 @@ export class SyntaxSession {
 
 /** Whether two resolutions of a file give the same rows, in whatever order each holds them (the store reads them back in its own). */
 function sameResolution(a: FileResolution, b: FileResolution): boolean {
-  return a.callSites === b.callSites && a.resolvedCalls === b.resolvedCalls && rowsKey(a) === rowsKey(b);
+  if (a === b) return true;
+  if (a.callSites !== b.callSites || a.resolvedCalls !== b.resolvedCalls) return false;
+  // Resolution is deterministic: rows that did not change come in the same order, and a walk side by side settles it without a key.
+  return sameInOrder(a, b) || rowsKey(a) === rowsKey(b);
 }
+
+function sameInOrder(a: FileResolution, b: FileResolution): boolean {
+  return (
+    sameList(a.edges, b.edges, (x, y) => x.kind === y.kind && x.from === y.from && x.to === y.to && x.via === y.via && x.resolution === y.resolution && sameList(x.lines, y.lines, (m, n) => m === n)) &&
+    sameList(a.unresolved, b.unresolved, (x, y) => x.from === y.from && x.text === y.text && x.line === y.line && x.reason === y.reason) &&
+    sameList(a.slots, b.slots, (x, y) => x.id === y.id && x.kind === y.kind && x.file === y.file && x.owner === y.owner && x.name === y.name && x.line === y.line && x.type === y.type) &&
+    sameList(a.externalImports, b.externalImports, (x, y) => x === y)
+  );
+}
+
+function sameList<T>(a: readonly T[], b: readonly T[], same: (x: T, y: T) => boolean): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index += 1) if (!same(a[index]!, b[index]!)) return false;
+  return true;
+}
+
+/** Each resolution's key, made once: this sync's resolutions are the ones the next sync compares against. */
+const rowsKeys = new WeakMap<FileResolution, string>();
 
 /** Field by field, so that the order an object's keys were written in does not count. */
 function rowsKey(resolution: FileResolution): string {
+  let key = rowsKeys.get(resolution);
+  if (key === undefined) rowsKeys.set(resolution, (key = keyOfRows(resolution)));
+  return key;
+}
+
+function keyOfRows(resolution: FileResolution): string {
   return JSON.stringify([
     [...resolution.edges].sort(compareEdges).map((edge) => [edge.kind, edge.from, edge.to, edge.lines, edge.via ?? '', edge.resolution ?? '']),
     [...resolution.unresolved].sort(compareUnresolved).map((call) => [call.from, call.text, call.line, call.reason]),
