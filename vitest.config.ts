@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    globalSetup: ['test/setup/scratch-directory.ts', 'test/setup/real-code.ts', 'test/setup/python-real-code.ts'],
+    globalSetup: ['test/setup/scratch-directory.ts', 'test/setup/real-code.ts', 'test/setup/debian-real-code.ts'],
     testTimeout: 60_000,
     hookTimeout: 180_000,
     pool: 'forks',

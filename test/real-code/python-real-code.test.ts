@@ -2,9 +2,11 @@ import { existsSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyzeRepository, type AnalysisResult } from '../../src/analyze/analyze-repository.js';
 import type { Edge, EdgeKind } from '../../src/graph/model.js';
-import { PYTHON_REAL_CODE, pythonRealCodeDirectory } from '../helpers/python-real-code.js';
+import { DEBIAN_REAL_CODE, debianRealCodeDirectory } from '../helpers/debian-real-code.js';
 
-const directory = pythonRealCodeDirectory();
+const PYTHON_REAL_CODE = { ...DEBIAN_REAL_CODE.python, pythonPackage: DEBIAN_REAL_CODE.python.keep };
+
+const directory = debianRealCodeDirectory('python');
 const available = existsSync(directory);
 if (!available) process.stderr.write(`skipping Python real-code tests: ${PYTHON_REAL_CODE.debianPackage} ${PYTHON_REAL_CODE.version} is not in ${directory}\n`);
 
