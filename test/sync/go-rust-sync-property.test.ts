@@ -10,7 +10,8 @@ import { PROJECT_ROOT, scratchDirectory } from '../helpers/paths.js';
 /**
  * The sync invariant on a Go and on a Rust repository: after any sequence of edits, `sync` (kept
  * open, or opened from the store) equals a cold build. The edits are the ones every language has:
- * a function added, a unit cut or moved to another file, a name renamed everywhere, a file added,
+ * a function added, a call added to a body (which leaves what the file shows others alone, so the
+ * other files' resolutions are reused), a unit cut or moved to another file, a name renamed everywhere, a file added,
  * deleted or moved, syntax broken and mended, lines shifted. A fixed seed, so CI sees the same
  * sequences every time; HANDBOOK_PROPERTY_SEED and HANDBOOK_PROPERTY_RUNS explore.
  */
@@ -19,7 +20,7 @@ const seed = Number(process.env.HANDBOOK_PROPERTY_SEED ?? 20_261_208);
 const numRuns = Number(process.env.HANDBOOK_PROPERTY_RUNS ?? 10);
 const SEARCH_LIMIT_MS = Math.max(90_000, numRuns * 6_000);
 
-const KINDS = ['add-function', 'rename-everywhere', 'delete-unit', 'move-unit', 'add-file', 'delete-file', 'move-file', 'break-syntax', 'fix-syntax', 'shift-lines'] as const;
+const KINDS = ['add-function', 'edit-body', 'rename-everywhere', 'delete-unit', 'move-unit', 'add-file', 'delete-file', 'move-file', 'break-syntax', 'fix-syntax', 'shift-lines'] as const;
 const plan = fc.record({ kind: fc.constantFrom(...KINDS), picks: fc.array(fc.nat({ max: 9_999 }), { minLength: 4, maxLength: 4 }) });
 
 interface Language {
@@ -27,6 +28,8 @@ interface Language {
   extension: string;
   /** A new function that calls `callee` (a name in the same file) or nothing. */
   addFunction(name: string, callee: string | undefined): string;
+  /** A statement that calls `callee`, to open a function's body. */
+  call(callee: string): string;
   /** A whole new file of the language, in the same package or module as `beside`. */
   newFile(beside: string, name: string): string;
   broken: string;
@@ -38,6 +41,7 @@ const LANGUAGES: Record<'go' | 'rust', Language> = {
     fixture: 'go-harness',
     extension: '.go',
     addFunction: (name, callee) => `\nfunc ${name}() {\n\t${callee ? `${callee}()` : 'return'}\n}\n`,
+    call: (callee) => `\t${callee}()`,
     newFile: (beside, name) => `${/^package \w+/m.exec(beside)?.[0] ?? 'package main'}\n\nfunc ${name}() int {\n\treturn 1\n}\n`,
     broken: 'func broken_( {\n',
     comment: '// a comment that moves every line down\n\n',
@@ -46,6 +50,7 @@ const LANGUAGES: Record<'go' | 'rust', Language> = {
     fixture: 'rust-harness',
     extension: '.rs',
     addFunction: (name, callee) => `\npub fn ${name}() {\n    ${callee ? `${callee}();` : ''}\n}\n`,
+    call: (callee) => `    ${callee}();`,
     newFile: (_beside, name) => `pub fn ${name}() -> u32 {\n    1\n}\n`,
     broken: 'fn broken_( {\n',
     comment: '// a comment that moves every line down\n\n',
@@ -83,6 +88,16 @@ function applyEdit(language: Language, repo: string, database: string, kind: (ty
       const name = fresh('added');
       write(file, `${read(file)}${language.addFunction(name, callee && nameOf(callee.symbol))}`);
       return `add ${name} to ${file}`;
+    }
+    case 'edit-body': {
+      // Any function of the repository, called from the first line of one whose body opens on its signature's line.
+      const unit = pick.one(units.filter((each) => each.file === file && /\{\s*$/.test(read(file).split('\n')[each.startLine - 1] ?? '')));
+      const callee = pick.one(units);
+      if (!unit || !callee) return 'edit-body: nothing';
+      const lines = read(file).split('\n');
+      lines.splice(unit.startLine, 0, language.call(nameOf(callee.symbol)));
+      write(file, lines.join('\n'));
+      return `call ${callee.symbol} from ${unit.id}`;
     }
     case 'rename-everywhere': {
       const unit = pick.one(units);

@@ -2,10 +2,23 @@ import type { Slot, Unit } from '../../graph/model.js';
 import { compareSlots, compareText } from '../../graph/order.js';
 import type { ExtractedFile, FileResolution, ResolvedFiles } from '../front-end.js';
 import type { EdgeSink } from '../syntax/edge-sink.js';
+import { copyOfUses, KeptUses, surfaceKey, unitsSurface } from '../syntax/kept-uses.js';
 import type { GoFacts } from './go-facts.js';
 import { GoPackages } from './go-packages.js';
 import { GoProgram } from './go-program.js';
-import { declaredNamesOf, type FileUses, resolveGoUses } from './resolve-go-uses.js';
+import { declaredNamesOf, fieldSlot, type FileUses, resolveGoUses } from './resolve-go-uses.js';
+
+/** What resolving another Go file can read of this one (see surfaceKey): its package, imports, declarations and units. */
+function surfaceOf(extracted: ExtractedFile<GoFacts>): string {
+  const facts = extracted.facts;
+  return surfaceKey(
+    { package: facts.package, imports: facts.imports, declarations: facts.declarations, types: facts.types, functions: facts.functions, variables: facts.variables, units: unitsSurface(extracted) },
+    facts.locals,
+  );
+}
+
+/** Each file's uses, kept for the next resolution of the same session's files. */
+const KEPT = new KeptUses<GoFacts, FileUses>(surfaceOf);
 
 /**
  * Resolves every Go file at once: imports, containment, calls, references, state and the
@@ -13,16 +26,19 @@ import { declaredNamesOf, type FileUses, resolveGoUses } from './resolve-go-uses
  * repository. A pure function of the extracted files: the same files in any order give the same
  * resolution.
  */
-export function resolveGoFiles(files: ReadonlyMap<string, ExtractedFile<GoFacts>>): ResolvedFiles {
+export function resolveGoFiles(files: ReadonlyMap<string, ExtractedFile<GoFacts>>, memo?: object): ResolvedFiles {
   const program = new GoProgram(files);
   const names = declaredNamesOf(program);
+  const kept = KEPT.reusable(files, memo);
   const uses = new Map<string, FileUses>();
-  for (const path of program.paths) uses.set(path, resolveGoUses(program, path, program.factsOf(path)!.uses, names));
+  for (const path of program.paths) uses.set(path, kept?.get(path) ?? resolveGoUses(program, path, program.factsOf(path)!.uses, names));
+  KEPT.remember(memo, files, uses);
 
   const state = stateVariables(program, uses);
   const resolved: ResolvedFiles = { files: new Map(), heritage: program.members.heritage() };
   for (const path of program.paths) {
-    const fileUses = uses.get(path)!;
+    // A copy: what is kept for the next resolution stays as resolveGoUses made it.
+    const fileUses = copyOfUses(uses.get(path)!, (slot) => fieldSlot(program, slot.id));
     const externalImports = new Set<string>();
     addImports(program, path, fileUses.sink, externalImports);
     for (const unit of files.get(path)!.units) if (unit.parent !== undefined) fileUses.sink.add('contains', unit.parent, unit.id, unit.startLine);

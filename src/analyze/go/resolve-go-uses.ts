@@ -80,13 +80,7 @@ export function resolveGoUses(program: GoProgram, file: string, uses: readonly U
   };
 
   const addSlot = (id: string): void => {
-    if (result.slots.has(id)) return;
-    const dot = id.lastIndexOf('.');
-    const owner = id.slice(0, dot);
-    const name = id.slice(dot + 1);
-    const entry = program.types.get(owner);
-    const field = entry?.fact.fields[name];
-    result.slots.set(id, { id, kind: 'field', file: entry?.file ?? owner.slice(0, owner.lastIndexOf('#')), owner, name, line: field?.line ?? 1, type: field?.typeText ?? '' });
+    if (!result.slots.has(id)) result.slots.set(id, fieldSlot(program, id));
   };
 
   const unresolved = (use: UseFact, from: string, reason: UnresolvedReason): void => {
@@ -182,4 +176,14 @@ function fits(shape: Shape, use: UseFact): boolean {
   if (use.arguments === undefined) return true;
   if (use.spread) return shape.variadic;
   return shape.variadic ? use.arguments >= shape.parameters - 1 : use.arguments === shape.parameters;
+}
+
+/** The slot of a struct field (`file#Type.name`), as its type declares it now. */
+export function fieldSlot(program: GoProgram, id: string): Slot {
+  const dot = id.lastIndexOf('.');
+  const owner = id.slice(0, dot);
+  const name = id.slice(dot + 1);
+  const entry = program.types.get(owner);
+  const field = entry?.fact.fields[name];
+  return { id, kind: 'field', file: entry?.file ?? owner.slice(0, owner.lastIndexOf('#')), owner, name, line: field?.line ?? 1, type: field?.typeText ?? '' };
 }

@@ -2,6 +2,7 @@ import type { Slot, Unit } from '../../graph/model.js';
 import { compareSlots } from '../../graph/order.js';
 import type { ExtractedFile, FileResolution, ResolvedFiles } from '../front-end.js';
 import { EdgeSink } from '../syntax/edge-sink.js';
+import { copyOfUses, KeptUses } from '../syntax/kept-uses.js';
 import type { PythonFacts } from './python-facts.js';
 import { PythonProgram, splitId } from './python-program.js';
 import { surfaceOf } from './python-surface.js';
@@ -18,22 +19,16 @@ const NOT_MODULES = new Set(['__future__']);
 export function resolvePythonFiles(files: ReadonlyMap<string, ExtractedFile<PythonFacts>>, memo?: object): ResolvedFiles {
   const program = new PythonProgram(files);
   const names = declaredNamesOf(program);
-  const kept = reusableUses(files, memo);
+  const kept = KEPT.reusable(files, memo);
   const uses = new Map<string, FileUses>();
   for (const path of program.paths) uses.set(path, kept?.get(path) ?? resolveUses(program, path, program.factsOf(path)!.uses, names));
-  if (memo) remember(memo, files, uses);
+  KEPT.remember(memo, files, uses);
 
   const state = stateVariables(program, uses);
   const resolved: ResolvedFiles = { files: new Map(), heritage: heritageOf(program) };
   for (const path of program.paths) {
     // A copy: what is kept for the next resolution stays as resolveUses made it.
-    const resolvedUses = uses.get(path)!;
-    const fileUses: FileUses = {
-      ...resolvedUses,
-      sink: resolvedUses.sink.clone(),
-      slots: new Map([...resolvedUses.slots].map(([id, slot]) => [id, currentSlot(program, slot)])),
-      resolvedCallLines: [...resolvedUses.resolvedCallLines],
-    };
+    const fileUses = copyOfUses(uses.get(path)!, (slot) => currentSlot(program, slot));
     const externalImports = new Set<string>();
     addImports(program, path, fileUses.sink, externalImports);
     for (const unit of files.get(path)!.units) if (unit.parent !== undefined) fileUses.sink.add('contains', unit.parent, unit.id, unit.startLine);
@@ -59,44 +54,11 @@ export function resolvePythonFiles(files: ReadonlyMap<string, ExtractedFile<Pyth
   return resolved;
 }
 
-/** Each file's uses as last resolved, with the file they were resolved from and its surface. */
-type UsesMemo = Map<string, { extracted: ExtractedFile<PythonFacts>; surface: string; uses: FileUses }>;
-
-const memos = new WeakMap<object, UsesMemo>();
-
-/**
- * The uses of the unchanged files, kept from the last resolution, when no change can reach them:
- * the same files as then, and every file that changed (another extraction than the one resolved)
- * shows other files the same surface. An edit inside a function body that leaves what the file
- * declares, imports and returns alone is the common case, and resolves one file instead of all.
- * Undefined when everything must be resolved again.
- */
-function reusableUses(files: ReadonlyMap<string, ExtractedFile<PythonFacts>>, memo: object | undefined): Map<string, FileUses> | undefined {
-  const last = memo ? memos.get(memo) : undefined;
-  if (!last || last.size !== files.size) return undefined;
-  const kept = new Map<string, FileUses>();
-  for (const [path, extracted] of files) {
-    const before = last.get(path);
-    if (!before) return undefined;
-    if (before.extracted === extracted) kept.set(path, before.uses);
-    else if (before.surface !== surfaceOf(extracted)) return undefined;
-  }
-  return kept;
-}
-
-function remember(memo: object, files: ReadonlyMap<string, ExtractedFile<PythonFacts>>, uses: ReadonlyMap<string, FileUses>): void {
-  const last = memos.get(memo);
-  const next: UsesMemo = new Map();
-  for (const [path, extracted] of files) {
-    const before = last?.get(path);
-    next.set(path, { extracted, surface: before?.extracted === extracted ? before.surface : surfaceOf(extracted), uses: uses.get(path)! });
-  }
-  memos.set(memo, next);
-}
+/** Each file's uses, kept for the next resolution of the same session's files. */
+const KEPT = new KeptUses<PythonFacts, FileUses>(surfaceOf);
 
 /** A field's slot as the class declares it now: a kept resolution holds the line its owner's file had then. */
 function currentSlot(program: PythonProgram, slot: Slot): Slot {
-  if (slot.kind !== 'field') return slot;
   const field = program.classFact(slot.owner)?.fields[slot.name];
   return { ...slot, line: field?.line ?? 1, type: field?.type ?? '' };
 }

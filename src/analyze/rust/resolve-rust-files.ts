@@ -5,7 +5,17 @@ import { EdgeSink } from '../syntax/edge-sink.js';
 import { fileOfKey } from './crate-index.js';
 import type { RustFacts } from './rust-facts.js';
 import { RustProgram } from './rust-program.js';
-import { declaredNamesOf, resolveUses, type FileUses } from './resolve-uses.js';
+import { declaredNamesOf, fieldSlot, resolveUses, type FileUses } from './resolve-uses.js';
+import { copyOfUses, KeptUses, surfaceKey, unitsSurface } from '../syntax/kept-uses.js';
+
+/** What resolving another Rust file can read of this one (see surfaceKey): its modules, imports, items, macros, types, traits, impls, functions, statics and units. */
+function surfaceOf(extracted: ExtractedFile<RustFacts>): string {
+  const { uses: _uses, locals, ...head } = extracted.facts;
+  return surfaceKey({ ...head, units: unitsSurface(extracted) }, locals);
+}
+
+/** Each file's uses, kept for the next resolution of the same session's files. */
+const KEPT = new KeptUses<RustFacts, FileUses>(surfaceOf);
 import type { Landing } from './rust-values.js';
 
 /**
@@ -13,16 +23,19 @@ import type { Landing } from './rust-values.js';
  * state and heritage, by the module trees of the repository's crates and its impl blocks. A pure
  * function of the extracted files: the same files in any order give the same resolution.
  */
-export function resolveRustFiles(files: ReadonlyMap<string, ExtractedFile<RustFacts>>): ResolvedFiles {
+export function resolveRustFiles(files: ReadonlyMap<string, ExtractedFile<RustFacts>>, memo?: object): ResolvedFiles {
   const program = new RustProgram(files);
   const names = declaredNamesOf(program);
+  const kept = KEPT.reusable(files, memo);
   const uses = new Map<string, FileUses>();
-  for (const path of program.paths) uses.set(path, resolveUses(program, path, program.factsOf(path)!.uses, names));
+  for (const path of program.paths) uses.set(path, kept?.get(path) ?? resolveUses(program, path, program.factsOf(path)!.uses, names));
+  KEPT.remember(memo, files, uses);
 
   const state = stateStatics(program, uses);
   const resolved: ResolvedFiles = { files: new Map(), heritage: heritageOf(program) };
   for (const path of program.paths) {
-    const fileUses = uses.get(path)!;
+    // A copy: what is kept for the next resolution stays as resolveUses made it.
+    const fileUses = copyOfUses(uses.get(path)!, (slot) => fieldSlot(program, slot.id));
     const externalImports = new Set(fileUses.externalCrates);
     addImports(program, path, fileUses.sink, externalImports);
     for (const unit of files.get(path)!.units) if (unit.parent !== undefined) fileUses.sink.add('contains', unit.parent, unit.id, unit.startLine);

@@ -68,12 +68,7 @@ export function resolveUses(program: RustProgram, file: string, uses: readonly U
   const { sink } = result;
 
   const addSlot = (id: string): void => {
-    if (result.slots.has(id)) return;
-    const dot = id.lastIndexOf('.');
-    const owner = id.slice(0, dot);
-    const name = id.slice(dot + 1);
-    const field = program.typeFact(owner)?.fields[name];
-    result.slots.set(id, { id, kind: 'field', file: owner.slice(0, owner.lastIndexOf('#')), owner, name, line: field?.line ?? 1, type: field?.type ?? '' });
+    if (!result.slots.has(id)) result.slots.set(id, fieldSlot(program, id));
   };
 
   const touchHolder = (holder: string | undefined, mode: Touch, from: string, line: number): void => {
@@ -259,4 +254,13 @@ export function resolveUses(program: RustProgram, file: string, uses: readonly U
 function lastName(use: UseFact): string {
   const root = use.expression.root;
   return root.kind === 'path' || root.kind === 'type' || root.kind === 'item' ? root.segments[root.segments.length - 1] ?? '' : '';
+}
+
+/** The slot of a struct field (`file#Type.name`), as its type declares it now. */
+export function fieldSlot(program: RustProgram, id: string): Slot {
+  const dot = id.lastIndexOf('.');
+  const owner = id.slice(0, dot);
+  const name = id.slice(dot + 1);
+  const field = program.typeFact(owner)?.fields[name];
+  return { id, kind: 'field', file: owner.slice(0, owner.lastIndexOf('#')), owner, name, line: field?.line ?? 1, type: field?.type ?? '' };
 }
