@@ -75,8 +75,9 @@ function isPackageTestRun(segment: readonly string[]): boolean {
 
 /**
  * Why a `go test` or `cargo test` run may not check a plan: `go test` takes only package folders
- * of the repository that hold tests (`./internal/agent`, or `./internal/...` for every package
- * below); `cargo test` takes nothing, or `-p` with a package a Cargo.toml of the repository declares.
+ * of the repository (`./internal/agent`, or `./internal/...` for every package below); `cargo test`
+ * takes nothing, or `-p` with a package a Cargo.toml of the repository declares. Both compile what
+ * they name before they run its tests, so even a package without tests is checked.
  */
 function packageTestProblem(root: string, fromRoot: (file: string) => string, segment: readonly string[]): string | undefined {
   const [runner, , ...rest] = segment;
@@ -88,7 +89,8 @@ function packageTestProblem(root: string, fromRoot: (file: string) => string, se
       if (!match || folder === undefined || folder.startsWith('../') || !existsSync(path.join(root, folder)) || !statSync(path.join(root, folder)).isDirectory()) {
         return `\`${pattern}\` is not a package folder of the repository: \`go test\` takes ./folder or ./folder/...`;
       }
-      if (!holdsFile(path.join(root, folder), (name) => name.endsWith('_test.go'), match[2] !== undefined)) return `${pattern} holds no Go test file`;
+      // A package without tests still compiles under `go test`: it checks the build, as a typecheck does.
+      if (!holdsFile(path.join(root, folder), (name) => name.endsWith('.go'), match[2] !== undefined)) return `${pattern} holds no Go file`;
     }
     return undefined;
   }

@@ -242,7 +242,11 @@ function checksFor(root: string, graph: ProgramGraph, files: readonly string[]):
     }
     frontier = next;
   }
-  const tests = light.size > 0 ? light : heavy;
+  const tests: Set<string> = new Set(light.size > 0 ? light : heavy);
+  // Go tests sit beside the code in its package, and Rust's in the file itself (`#[cfg(test)]`), so
+  // no import leads to them; and `go test` or `cargo test` compiles the package first. The targets'
+  // own packages and crates are checked too.
+  for (const file of files) if (file.endsWith('.go') || file.endsWith('.rs')) tests.add(file);
   // A monorepo's package runs its own tests, with its own runner and config: one check per package.
   // Python tests run under pytest from the root, where its configuration (pyproject.toml, pytest.ini) lies: one check for them all.
   const byPackage = new Map<string, string[]>();
@@ -253,7 +257,10 @@ function checksFor(root: string, graph: ProgramGraph, files: readonly string[]):
   }
   return [...byPackage].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([folder, files]) => {
     const name = byPackage.size === 1 ? 'tests' : LANGUAGE_CHECKS.get(folder) ?? `tests:${folder.replace(/[^\w.:-]+/g, '.') || 'root'}`;
-    const reason = `the tests that reach the targets through imports: ${files.join(', ')}`;
+    const reached = files.filter((file) => isTestFile(graph, file));
+    const reason = folder === GO_CHECK || folder === RUST_CHECK
+      ? `the targets' own ${folder === GO_CHECK ? 'packages' : 'crates'}, compiled and tested${reached.length > 0 ? `, and the tests that reach the targets through imports: ${reached.join(', ')}` : ''}`
+      : `the tests that reach the targets through imports: ${files.join(', ')}`;
     if (folder === PYTHON_CHECK) return { name, command: `python -m pytest ${files.map(shellQuote).join(' ')}`, reason };
     // Go and Cargo run the tests of packages: the packages the test files belong to.
     if (folder === GO_CHECK) return { name, command: `go test ${[...new Set(files.map((file) => `./${path.posix.dirname(file)}`))].map(shellQuote).join(' ')}`, reason };
