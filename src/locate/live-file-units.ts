@@ -14,6 +14,6 @@ export async function liveUnitsOf(read: LiveSourceReader, file: string): Promise
   // The parser brings the compiler (most of a second to load). The library entry reaches this
   // module through the approval policy's tool names, so a static import made every CLI start pay for it.
   const { parseLiveFile } = await import('../analyze/parse-live-file.js');
-  const units = await parseLiveFile(file, decodeSource(source.bytes));
+  const units = await parseLiveFile(file, decodeSource(source.bytes, file));
   return { units: new Map(units.map((unit) => [unit.symbol, unit])) };
 }

@@ -150,7 +150,7 @@ export class LiveResolver {
       this.unchanged.add(file);
       return { kind: 'unchanged' };
     }
-    const text = decodeSource(source.bytes);
+    const text = decodeSource(source.bytes, file);
     const units = await this.parse(file, text);
     // Hashed and counted as a build records a file: its bytes, and its lines as the compiler breaks them.
     const whole = { hash: shortHash(source.bytes), startLine: 1, endLine: text.split(/\r\n|[\n\r\u2028\u2029]/).length };

@@ -138,7 +138,7 @@ export class SyntaxSession {
   }
 
   private extract(discovered: DiscoveredFile, bytes: Buffer, hash: string, readAt: number, recentTrees: RecentTrees | undefined): SyntaxFile {
-    const text = decodeSource(bytes);
+    const text = decodeSource(bytes, discovered.path);
     const lines = text.length === 0 ? 0 : text.split('\n').length;
     const test = this.frontEnd.isTestPath(discovered.path);
     const extracted = this.frontEnd.extract({ path: discovered.path, text, hash, lines, test, ...(recentTrees ? { recentTrees } : {}) });
