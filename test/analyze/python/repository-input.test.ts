@@ -1,19 +1,11 @@
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyzeRepository } from '../../../src/analyze/analyze-repository.js';
 import { decodeSource } from '../../../src/analyze/source-text.js';
-import { scratchDirectory } from '../../helpers/paths.js';
+import { repositoryFrom } from '../../helpers/repository-from.js';
 
-/** A repository written from a map of paths to contents (a Buffer for bytes that are not UTF-8). */
-function repository(files: Record<string, string | Buffer>): string {
-  const root = scratchDirectory('handbook-py-input-');
-  for (const [file, content] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
-    writeFileSync(path.join(root, file), content);
-  }
-  return root;
-}
+const repository = (files: Record<string, string | Buffer>): string => repositoryFrom(files, 'handbook-py-input-');
 
 describe('Python repositories as they come', () => {
   it('reads a file in the encoding its PEP 263 line declares, as Python does', () => {
