@@ -14,6 +14,7 @@ export const ERROR_CODES = {
   UNIT_AMBIGUOUS: 'the name matches several units',
   SLOT_NOT_FOUND: 'no state slot matches the name',
   STAGE_NOT_FOUND: 'no stage has the id',
+  BEHAVIOR_NOT_FOUND: 'no behaviour has the id',
   INVALID_INPUT: 'an argument or option is not valid',
   JOURNAL_BROKEN: 'the journal of writes does not verify',
   JOURNAL_LOCKED: 'another process holds the journal of writes',

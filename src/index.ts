@@ -7,8 +7,8 @@ export { ProgramGraph, type Neighbour, type StateAccess } from './graph/program-
 export * from './graph/model.js';
 export { HandbookError, type ErrorCode } from './errors.js';
 export { renderHandbook, type RenderOptions } from './api/render-handbook.js';
-export type { OrganizedHandbook, Stage, StageMember, Overview, RegisterEntry, Stager } from './organize/model.js';
-export { stageById } from './organize/model.js';
+export type { Behavior, OrganizedHandbook, Stage, StageMember, Overview, RegisterEntry, Stager } from './organize/model.js';
+export { behaviorById, stageById } from './organize/model.js';
 export { SEED_SKELETON, type StageDefinition } from './organize/skeleton.js';
 export { parseModelSpec, formatModelSpec, type ModelSpec, type OnlineModelSpec, type OnlineModelSpecText } from './llm/model-spec.js';
 export { createProvider } from './api/create-provider.js';

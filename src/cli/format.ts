@@ -1,5 +1,5 @@
 import { liveLinesOf, linesPhrase, shortName } from '../index.js';
-import type { AskResult, StatusReport, SyncSummary, BuildSummary, WatchEvent, Neighbour, LiveDeclaration, OrganizedHandbook, Overview, RegisterEntry, SkippedFile, Slot, Stage, StateAccess, Unit } from '../index.js';
+import type { AskResult, Behavior, StatusReport, SyncSummary, BuildSummary, WatchEvent, Neighbour, LiveDeclaration, OrganizedHandbook, Overview, RegisterEntry, SkippedFile, Slot, Stage, StateAccess, Unit } from '../index.js';
 import { declarationText, linesText, liveOf, nameNote, type Placed, placeText, spanText, startText } from './live-places.js';
 
 function counts(record: Partial<Record<string, number>>): string {
@@ -144,7 +144,7 @@ function stagerLine(organized: OrganizedHandbook): string {
 export function formatOverview(organized: OrganizedHandbook, placed: Placed): string {
   const overview = organized.overview;
   const lines = [overview.title, ...(overview.description ? [`  ${overview.description}`] : []), `  ${stagerLine(organized)}`, ''];
-  for (const stage of organized.stages) lines.push(`  ${String(stage.position + 1).padStart(2)}. ${stage.id.padEnd(20)} ${String(stage.members.filter((member) => member.primary).length).padStart(5)} units  ${stage.description}`);
+  for (const stage of organized.stages) lines.push(`  ${String(stage.position + 1).padStart(2)}. ${stage.id.padEnd(20)} ${String(stage.members.filter((member) => member.primary).length).padStart(5)} units ${String(stage.behaviors.length).padStart(3)} ${stage.behaviors.length === 1 ? 'behaviour ' : 'behaviours'}  ${stage.description}`);
   lines.push('', `  unassigned: ${overview.counts.unassigned} of ${overview.counts.units} units`);
   const shown = overviewEntryPoints(overview);
   if (shown.length > 0) lines.push(`  entry points: ${notedNames(shown, placed).join(', ')}${overview.entryPoints.length > shown.length ? ', …' : ''}`);
@@ -160,14 +160,41 @@ export function stageUnitsShown(stage: Stage): string[] {
   return [...stage.entryPoints, ...stage.members.filter((member) => member.primary).map((member) => member.unit)];
 }
 
-/** Members at the place their code stands now; `placed` holds at least the units of stageUnitsShown. */
+/**
+ * Members at the place their code stands now, behaviour by behaviour (a flat list for a handbook
+ * stored before behaviours were found); `placed` holds at least the units of stageUnitsShown.
+ */
 export function formatStage(stage: Stage, organized: OrganizedHandbook, placed: Placed): string {
   const primary = stage.members.filter((member) => member.primary);
   const lines = [`${stage.position + 1}. ${stage.name} (${stage.id}), ${stagerLine(organized)}`, `  ${stage.summary}`, ''];
   if (stage.entryPoints.length > 0) lines.push(`  entry points: ${notedNames(stage.entryPoints, placed).join(', ')}`, '');
-  lines.push(`  members: ${primary.length}`);
-  for (const member of primary) {
-    const place = placed.get(member.unit);
+  const memberLine = (unit: string): void => {
+    const place = placed.get(unit);
+    if (place) lines.push(`      ${placeText(place.listed.unit, place.live)}`);
+  };
+  if (stage.behaviors.length === 0) {
+    lines.push(`  members: ${primary.length}`);
+    for (const member of primary) memberLine(member.unit);
+    return lines.join('\n').replace(/^ {6}/gm, '    ');
+  }
+  lines.push(`  ${primary.length} members in ${stage.behaviors.length} behaviour${stage.behaviors.length === 1 ? '' : 's'}:`);
+  for (const behavior of stage.behaviors) lines.push(`    ${behavior.name}  (${behavior.id}, ${behavior.members.length})`);
+  for (const behavior of stage.behaviors) {
+    lines.push('', `  ${behavior.name}  (${behavior.id})`, `    ${behavior.summary}`);
+    for (const unit of behavior.members) memberLine(unit);
+  }
+  return lines.join('\n');
+}
+
+/** One behaviour: what it does, where it is entered, the state it touches, and its members where their code stands now. */
+export function formatBehavior(behavior: Behavior, stage: Stage, placed: Placed): string {
+  const lines = [`${behavior.name}  (${behavior.id}), in stage ${stage.name} (${stage.id})`, `  ${behavior.summary}`, ''];
+  if (behavior.entryPoints.length > 0) lines.push(`  entry points: ${notedNames(behavior.entryPoints, placed).join(', ')}`);
+  if (behavior.writes.length > 0) lines.push(`  writes: ${behavior.writes.map(shortName).join(', ')}`);
+  if (behavior.reads.length > 0) lines.push(`  reads: ${behavior.reads.map(shortName).join(', ')}`);
+  lines.push(`  files: ${behavior.files.join(', ')}`, `  members: ${behavior.members.length}`);
+  for (const unit of behavior.members) {
+    const place = placed.get(unit);
     if (place) lines.push(`    ${placeText(place.listed.unit, place.live)}`);
   }
   return lines.join('\n');

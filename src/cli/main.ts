@@ -13,6 +13,7 @@ import {
   liveResolverOf,
   openHandbook,
   stageById,
+  behaviorById,
   renderHandbook,
   applyPlan,
   parseModelSpec,
@@ -38,7 +39,7 @@ import { confirmOnTerminal, terminalApprover } from './approval-prompt.js';
 import { exitOnBrokenPipe } from './broken-pipe.js';
 import { EXIT, exitCodeFor, exitCodeForTask } from './exit-codes.js';
 import { formatPlan, formatRunEvent, formatRunResult } from './format-run.js';
-import { formatAsk, formatStaleRender, formatStatus, formatSync, formatNeighbours, formatOverview, formatRegister, formatSlot, formatUnsharedSlot, formatStage, formatSummary, formatUnit, formatWatchEvent, graphShowUnits, overviewEntryPoints, stageUnitsShown } from './format.js';
+import { formatAsk, formatStaleRender, formatStatus, formatSync, formatNeighbours, formatOverview, formatRegister, formatSlot, formatUnsharedSlot, formatStage, formatBehavior, formatSummary, formatUnit, formatWatchEvent, graphShowUnits, overviewEntryPoints, stageUnitsShown } from './format.js';
 import { callsJson, displacedJson, memberJson, neighbourJson, overviewJson, registerEntryJson, unitJson, withDeclared } from './live-places.js';
 import { assertWritableFile, writeOutputFile } from './output-file.js';
 import { createProgressReporter } from './progress.js';
@@ -493,13 +494,23 @@ export function createProgram(): Command {
       else print(formatOverview(handbook.organized, placed));
     });
 
-  readOptions(program.command('stage').description('one stage: summary, entry points and members').argument('<id>', 'stage id, as listed by `handbook overview`').addHelpText('after', examples('stage security', 'stage agent-loop --json')))
+  readOptions(program.command('stage').description('one stage: summary, entry points, and its members behaviour by behaviour').argument('<id>', 'stage id, as listed by `handbook overview`').addHelpText('after', examples('stage security', 'stage agent-loop --json')))
     .action(async (id: string, raw: unknown) => {
       const { options, handbook } = open(raw);
       const stage = stageById(handbook.organized, id);
       const placed = await livePlacesById(handbook.graph, options.json ? stage.members.map((member) => member.unit) : stageUnitsShown(stage), liveResolverOf(handbook));
       if (options.json) printJson({ stager: handbook.organized.stager, ...stage, members: stage.members.map((member) => memberJson(member, placed)) });
       else print(formatStage(stage, handbook.organized, placed));
+    });
+
+  readOptions(program.command('behavior').description('one behaviour of a stage: summary, entry points, state and members').argument('<id>', 'behaviour id (STAGE/NAME), as listed by `handbook stage STAGE`').addHelpText('after', examples('behavior tool-execution/shell-capture-output', 'behavior security/secrets-redact --json')))
+    .action(async (id: string, raw: unknown) => {
+      const { options, handbook } = open(raw);
+      const { stage, behavior } = behaviorById(handbook.organized, id);
+      const placed = await livePlacesById(handbook.graph, [...behavior.entryPoints, ...behavior.members], liveResolverOf(handbook));
+      const byUnit = new Map(stage.members.map((member) => [member.unit, member]));
+      if (options.json) printJson({ stager: handbook.organized.stager, stage: stage.id, ...behavior, members: behavior.members.map((unit) => memberJson(byUnit.get(unit) ?? { unit, score: 0, primary: true }, placed)) });
+      else print(formatBehavior(behavior, stage, placed));
     });
 
   readOptions(program.command('register').description('the state register: shared state with its writers, readers and the stages it couples').argument('[slot]', 'only this slot (id or Owner.field)').addHelpText('after', examples('register', 'register HarnessConfig.approvalMode')))

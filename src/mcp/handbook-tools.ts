@@ -10,7 +10,7 @@ import type { Neighbour, StateAccess } from '../graph/program-graph.js';
 import { type LiveDeclaration, liveDeclarationOf } from '../locate/live-declaration.js';
 import { type LivePlace, livePlaceJson, livePlacesOf, liveLinesOf, liveSpotOf } from '../locate/live-place.js';
 import type { ResolvedLocation } from '../locate/live-resolver.js';
-import { type RegisterEntry, type StateAccessRecord, stageById } from '../organize/model.js';
+import { behaviorById, type RegisterEntry, type StageMember, type StateAccessRecord, stageById } from '../organize/model.js';
 import type { FreshHandbook, FreshView } from './fresh-handbook.js';
 import { resolveLocator } from './resolve-locator.js';
 import * as schemas from './tool-schemas.js';
@@ -90,21 +90,43 @@ export function registerHandbookTools(server: McpServer, fresh: FreshHandbook, l
     run: async ({ id, offset = 0, limit = schemas.STAGE_PAGE }, view) => {
       const { organized } = view.handbook();
       const stage = stageById(organized, id);
+      const ordered = membersByBehavior(stage.members, stage.behaviors);
       // Entry points and exits are members too, so each page names only its own: a page stays bounded and reads whole.
-      const members = stage.members.slice(offset, offset + limit);
+      const members = ordered.slice(offset, offset + limit);
       const onPage = new Set(members.map((member) => member.unit));
-      const entryPoints = stage.entryPoints.filter((unit) => onPage.has(unit));
-      const exits = stage.exits.filter((unit) => onPage.has(unit));
+      // In the page's order, so the pages read in turn give the whole stage's lists.
+      const entered = new Set(stage.entryPoints);
+      const leaving = new Set(stage.exits);
+      const entryPoints = members.map((member) => member.unit).filter((unit) => entered.has(unit));
+      const exits = members.map((member) => member.unit).filter((unit) => leaving.has(unit));
       const next = offset + members.length < stage.members.length ? offset + members.length : undefined;
       const page = members.length === stage.members.length ? '' : members.length === 0 ? `; no members past ${stage.members.length}` : `; members ${offset + 1}-${offset + members.length} here${next === undefined ? '' : `, offset ${next} for more`}`;
       return {
         summary: `stage ${stage.position + 1} "${stage.name}" (${stage.id}): ${stage.members.filter((member) => member.primary).length} members, ${stage.entryPoints.length} entry points${page}`,
         value: {
           stager: organized.stager, ...stage, members, entryPoints, exits,
+          behaviors: stage.behaviors.map(({ members: units, ...behavior }) => ({ ...behavior, memberCount: units.length })),
           memberCount: stage.members.length, entryPointCount: stage.entryPoints.length, exitCount: stage.exits.length,
           ...(next === undefined ? {} : { nextOffset: next }),
           freshness: await view.freshness(onPage),
         },
+      };
+    },
+  });
+
+  define('behavior', {
+    title: 'One behaviour of a stage',
+    description:
+      'One behaviour of an execution stage: units of code that work together on one thing (found offline from calls, shared state and files, and named from their words), with a summary, its members (unit ids), the members called from outside it (entryPoints), the state it writes and reads (register slots) and its files. Behaviour ids come from the stage tool. Pass a member id to entry for its location and relations.',
+    input: schemas.behaviorInput,
+    output: schemas.behaviorOutput,
+    annotations: READS,
+    run: async ({ id }, view) => {
+      const { organized } = view.handbook();
+      const { stage, behavior } = behaviorById(organized, id);
+      return {
+        summary: `behaviour "${behavior.name}" (${behavior.id}) of stage ${stage.id}: ${behavior.members.length} members, ${behavior.entryPoints.length} entry points`,
+        value: { stager: organized.stager, stage: stage.id, ...behavior, freshness: await view.freshness(new Set(behavior.members)) },
       };
     },
   });
@@ -302,4 +324,13 @@ async function answerSafely(tool: string, log: (line: string) => void, work: () 
     const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
     return { content: [{ type: 'text', text: `unexpected error: ${message} (a bug in handbook; the server log on stderr has details)` }], isError: true };
   }
+}
+
+/** Primary members in the order of the stage's behaviours, then the secondary ones as the stage lists them. */
+function membersByBehavior(members: readonly StageMember[], behaviors: ReadonlyArray<{ members: readonly string[] }>): StageMember[] {
+  if (behaviors.length === 0) return [...members];
+  const byUnit = new Map(members.filter((member) => member.primary).map((member) => [member.unit, member]));
+  const ordered = behaviors.flatMap((behavior) => behavior.members.flatMap((unit) => byUnit.get(unit) ?? []));
+  const placed = new Set(ordered.map((member) => member.unit));
+  return [...ordered, ...members.filter((member) => !placed.has(member.unit))];
 }

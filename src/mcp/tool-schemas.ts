@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MAX_REQUEST_CHARACTERS } from '../api/ask-handbook.js';
 import { SKIP_REASONS } from '../graph/model.js';
-import { overviewSchema, stageSchema, stagerSchema } from '../organize/model.js';
+import { behaviorSchema, overviewSchema, stageSchema, stagerSchema } from '../organize/model.js';
 import { editPlanSchema } from '../plan/edit-plan.js';
 
 /**
@@ -80,14 +80,28 @@ export const stageInput = z
   })
   .strict();
 
+/** A behaviour as a stage lists it: its members are counted here and listed by the behavior tool. */
+export const behaviorSummarySchema = behaviorSchema.omit({ members: true }).extend({ memberCount: z.number().int() });
+
 export const stageOutput = stageSchema.extend({
-  members: stageSchema.shape.members.describe('One page of the members, in file order: offset, then up to limit of them.'),
+  behaviors: z.array(behaviorSummarySchema).describe('The stage divided into behaviours (units that work together on one thing), whole on every page; the behavior tool lists one with its members.'),
+  members: stageSchema.shape.members.describe('One page of the members, behaviour by behaviour (primary members in the order of behaviors, then the secondary ones): offset, then up to limit of them.'),
   entryPoints: stageSchema.shape.entryPoints.describe("The members of this page that other stages call."),
   exits: stageSchema.shape.exits.describe('The members of this page that call into other stages.'),
   memberCount: z.number().int().describe('Members of the whole stage.'),
   entryPointCount: z.number().int(),
   exitCount: z.number().int(),
   nextOffset: z.number().int().optional().describe('Present when more members follow: pass it as offset for the next page.'),
+  stager: stagerSchema,
+  freshness: freshnessSchema,
+});
+
+export const behaviorInput = z
+  .object({ id: name.describe('A behaviour id as the stage tool lists it, e.g. "tool-execution/shell-output-capture".') })
+  .strict();
+
+export const behaviorOutput = behaviorSchema.extend({
+  stage: z.string().describe('The id of the stage it belongs to.'),
   stager: stagerSchema,
   freshness: freshnessSchema,
 });

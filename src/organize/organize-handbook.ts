@@ -8,6 +8,7 @@ import { buildStateRegister } from './state-register.js';
 import { findEntryPoints, orderStages } from './stage-order.js';
 import { buildOverview, describeProject, type ProjectDescription } from './overview.js';
 import { summarizeStage } from './stage-summary.js';
+import { groupBehaviors } from './behaviors.js';
 
 const STAGE_EDGE_KINDS: readonly EdgeKind[] = ['calls', 'references', 'instantiates'];
 
@@ -106,6 +107,7 @@ export function organizeHandbook(
       members,
       entryPoints: [...memberSet].filter((unit) => crossing.entered.has(unit)).sort(),
       exits: [...memberSet].filter((unit) => crossing.leaving.has(unit)).sort(),
+      behaviors: groupBehaviors(id, [...memberSet], graph, register),
     };
     stage.summary = summarizeStage(stage, graph, register, crossing.enteredCount);
     return stage;

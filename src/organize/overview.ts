@@ -93,6 +93,7 @@ export function buildOverview(input: {
       name: stage.name,
       line: firstSentence(stage.description),
       members: stage.members.filter((member) => member.primary).length,
+      behaviors: stage.behaviors.length,
     })),
     entryPoints: input.entryPoints.slice(0, 15),
     couplingSlots: coupling,

@@ -20,6 +20,7 @@ const STATUS_OF_CODE: Partial<Record<HandbookError['code'], ApiStatus>> = {
   UNIT_NOT_FOUND: 404,
   SLOT_NOT_FOUND: 404,
   STAGE_NOT_FOUND: 404,
+  BEHAVIOR_NOT_FOUND: 404,
   UNIT_AMBIGUOUS: 400,
   INVALID_INPUT: 400,
 };

@@ -227,9 +227,9 @@ function insertGraphRows(database: HandbookDatabase, generation: number, graph: 
 }
 
 function writeStageRows(database: HandbookDatabase, generation: number, organized: OrganizedHandbook): void {
-  const insertStage = database.prepare('INSERT INTO stages VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+  const insertStage = database.prepare('INSERT INTO stages (generation, id, name, description, summary, position, entry_points, exits, behaviors) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
   for (const stage of organized.stages) {
-    insertStage.run(generation, stage.id, stage.name, stage.description, stage.summary, stage.position, JSON.stringify(stage.entryPoints), JSON.stringify(stage.exits));
+    insertStage.run(generation, stage.id, stage.name, stage.description, stage.summary, stage.position, JSON.stringify(stage.entryPoints), JSON.stringify(stage.exits), JSON.stringify(stage.behaviors));
   }
   database.prepare('INSERT INTO handbooks VALUES (?, ?, ?, ?)').run(generation, JSON.stringify(organized.stager), JSON.stringify(organized.overview), JSON.stringify(organized.unassigned));
 }
@@ -334,6 +334,7 @@ export function readOrganized(database: HandbookDatabase, generation: number): O
       stages: stages.map((stage) => stageSchema.parse({
         id: stage.id, name: stage.name, description: stage.description, summary: stage.summary, position: stage.position,
         entryPoints: JSON.parse(String(stage.entry_points)), exits: JSON.parse(String(stage.exits)),
+        behaviors: JSON.parse(String(stage.behaviors ?? '[]')),
         members: byStage.get(String(stage.id)) ?? [],
       })),
     };

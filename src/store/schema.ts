@@ -79,6 +79,9 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE edges ADD COLUMN resolution TEXT;
   `,
+  `
+  ALTER TABLE stages ADD COLUMN behaviors TEXT NOT NULL DEFAULT '[]';
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

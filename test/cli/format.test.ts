@@ -3,7 +3,7 @@ import { formatOverview, formatStage, formatUnsharedSlot, formatWatchEvent } fro
 import type { OrganizedHandbook, Stage } from '../../src/organize/model.js';
 import type { WatchSyncEvent } from '../../src/watch/watch-handbook.js';
 
-const stage = (entryPoints: string[]): Stage => ({ id: 'startup', name: 'Startup', description: 'Starts', summary: 'Starts.', position: 0, members: [], entryPoints, exits: [] });
+const stage = (entryPoints: string[]): Stage => ({ id: 'startup', name: 'Startup', description: 'Starts', summary: 'Starts.', position: 0, members: [], entryPoints, exits: [], behaviors: [] });
 
 function organized(entryPoints: string[]): OrganizedHandbook {
   return {

@@ -9,7 +9,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, copyOfFixture, scratchDirectory } from '../helpers/paths.js';
 import { runCli } from '../helpers/cli-run.js';
 
-const TOOLS = ['ask', 'entry', 'overview', 'plan', 'register', 'resolve', 'stage', 'status'];
+const TOOLS = ['ask', 'behavior', 'entry', 'overview', 'plan', 'register', 'resolve', 'stage', 'status'];
 
 const handbook = (args: string[]) => runCli(args);
 
@@ -107,7 +107,7 @@ describe('handbook mcp', () => {
     repo = builtCopy();
   });
 
-  it('lists eight tools, each described and with input and output schemas, and the pages as resources', async () => {
+  it('lists nine tools, each described and with input and output schemas, and the pages as resources', async () => {
     const { client } = await connect(repo);
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(TOOLS);

@@ -1,0 +1,269 @@
+import graphology from 'graphology';
+import louvainExports from 'graphology-communities-louvain';
+import type { EdgeKind, Unit } from '../graph/model.js';
+import { compareText } from '../graph/order.js';
+import type { ProgramGraph } from '../graph/program-graph.js';
+import { shortName } from '../graph/unit-name.js';
+import { isStopWord, splitWords, stem } from '../text/identifier-words.js';
+import type { Behavior, RegisterEntry } from './model.js';
+
+// A CommonJS package: its module.exports is the function its types declare as `default`.
+const louvain = louvainExports as unknown as typeof louvainExports.default;
+
+/** A stage shows at most about this many behaviours, and a behaviour at most about this many units: sizes a reader can scan. */
+export const MAX_BEHAVIORS = 25;
+export const MAX_BEHAVIOR_UNITS = 60;
+/** A group smaller than this is folded into the one it works with most. */
+const MIN_BEHAVIOR_UNITS = 3;
+
+/** What ties two units of a stage together, and how strongly. */
+const CALL_KINDS: readonly EdgeKind[] = ['calls', 'references', 'instantiates'];
+const CALL_WEIGHT = 1;
+const CONTAINS_WEIGHT = 2;
+const SAME_FILE_WEIGHT = 0.5;
+const SHARED_STATE_WEIGHT = 0.5;
+
+/** Words that name no behaviour: every harness has them. */
+const PLAIN_WORDS = new Set(['get', 'set', 'is', 'has', 'to', 'from', 'of', 'the', 'a', 'an', 'and', 'or', 'in', 'on', 'for', 'with', 'by', 'new', 'init', 'index', 'src', 'lib', 'ts', 'js', 'py', 'go', 'rs', 'tsx', 'mod', 'main', 'test', 'util', 'utils', 'helper', 'helpers', 'impl', 'default', 'create', 'make', 'do', 'run', 'self', 'this']);
+
+/**
+ * Divides a stage's primary members into behaviours: groups of units that work together on one
+ * thing. Offline and deterministic: the units are nodes of a weighted graph (calls, references and
+ * instantiations between them, a class with its members, units of one file, units sharing a piece
+ * of state), grouped by Louvain modularity with a fixed visiting order; groups too large are
+ * grouped again inside, then cut by file; groups too small join the group they work with most; at
+ * most MAX_BEHAVIORS remain. Every member lands in exactly one behaviour. A function of the graph,
+ * the members and the register alone, so a sync makes the behaviours a cold build makes.
+ */
+export function groupBehaviors(stageId: string, members: readonly string[], graph: ProgramGraph, register: readonly RegisterEntry[]): Behavior[] {
+  if (members.length === 0) return [];
+  const sorted = [...members].sort(compareText);
+  const weights = tieWeights(sorted, graph, register);
+  let groups = communities(sorted, weights, 1);
+  groups = groups.flatMap((group) => splitLarge(group, weights, graph, 1));
+  groups = mergeSmall(groups, weights, graph);
+  return describe(stageId, groups, graph, register);
+}
+
+type Weights = Map<string, Map<string, number>>;
+
+function addWeight(weights: Weights, a: string, b: string, weight: number): void {
+  if (a === b) return;
+  const [low, high] = a < b ? [a, b] : [b, a];
+  let row = weights.get(low);
+  if (!row) weights.set(low, (row = new Map()));
+  row.set(high, (row.get(high) ?? 0) + weight);
+}
+
+function weightBetween(weights: Weights, a: string, b: string): number {
+  const [low, high] = a < b ? [a, b] : [b, a];
+  return weights.get(low)?.get(high) ?? 0;
+}
+
+function tieWeights(members: readonly string[], graph: ProgramGraph, register: readonly RegisterEntry[]): Weights {
+  const inStage = new Set(members);
+  const weights: Weights = new Map();
+  const firstOfFile = new Map<string, string>();
+  for (const id of members) {
+    for (const kind of CALL_KINDS) for (const edge of graph.outEdges(id, kind)) if (inStage.has(edge.to)) addWeight(weights, id, edge.to, CALL_WEIGHT);
+    const unit = graph.getUnit(id);
+    if (!unit) continue;
+    if (unit.parent !== undefined && inStage.has(unit.parent)) addWeight(weights, id, unit.parent, CONTAINS_WEIGHT);
+    const first = firstOfFile.get(unit.file);
+    if (first === undefined) firstOfFile.set(unit.file, id);
+    else addWeight(weights, first, id, SAME_FILE_WEIGHT);
+  }
+  for (const entry of register) {
+    const accessors = [...new Set([...entry.writers, ...entry.readers].map((access) => access.unit).filter((unit) => inStage.has(unit)))].sort(compareText);
+    for (const unit of accessors.slice(1)) addWeight(weights, accessors[0]!, unit, SHARED_STATE_WEIGHT);
+  }
+  return weights;
+}
+
+/** Louvain over the members and the weights among them; nodes and edges added in sorted order, no random walk: the same input gives the same groups. */
+function communities(members: readonly string[], weights: Weights, resolution: number): string[][] {
+  const inGroup = new Set(members);
+  const network = new graphology.UndirectedGraph();
+  for (const id of members) network.addNode(id);
+  for (const low of members) {
+    const row = weights.get(low);
+    if (!row) continue;
+    for (const high of [...row.keys()].sort(compareText)) if (inGroup.has(high)) network.addEdge(low, high, { weight: row.get(high)! });
+  }
+  if (network.size === 0) return members.map((id) => [id]);
+  const community = louvain(network, { getEdgeWeight: 'weight', randomWalk: false, resolution });
+  const byCommunity = new Map<number, string[]>();
+  for (const id of members) {
+    const key = community[id]!;
+    const list = byCommunity.get(key);
+    if (list) list.push(id);
+    else byCommunity.set(key, [id]);
+  }
+  return [...byCommunity.values()].sort((a, b) => compareText(a[0]!, b[0]!));
+}
+
+/** A group over the cap grouped again at a finer resolution; what stays too large is cut by file, then by source order. */
+function splitLarge(group: string[], weights: Weights, graph: ProgramGraph, depth: number): string[][] {
+  if (group.length <= MAX_BEHAVIOR_UNITS) return [group];
+  if (depth <= 3) {
+    const parts = communities(group, weights, 1 + depth);
+    if (parts.length > 1) return parts.flatMap((part) => splitLarge(part, weights, graph, depth + 1));
+  }
+  return cutByFile(group, graph);
+}
+
+/** Consecutive files (in path order) packed into groups within the cap; a file over the cap alone cut in source order. */
+function cutByFile(group: readonly string[], graph: ProgramGraph): string[][] {
+  const byFile = new Map<string, Unit[]>();
+  for (const id of group) {
+    const unit = graph.getUnit(id);
+    const file = unit?.file ?? '';
+    const list = byFile.get(file) ?? [];
+    if (unit) list.push(unit);
+    byFile.set(file, list);
+  }
+  const pieces: string[][] = [];
+  let current: string[] = [];
+  for (const file of [...byFile.keys()].sort(compareText)) {
+    const units = byFile.get(file)!.sort((a, b) => a.startLine - b.startLine || compareText(a.id, b.id)).map((unit) => unit.id);
+    if (units.length > MAX_BEHAVIOR_UNITS) {
+      if (current.length > 0) pieces.push(current);
+      current = [];
+      for (let at = 0; at < units.length; at += MAX_BEHAVIOR_UNITS) pieces.push(units.slice(at, at + MAX_BEHAVIOR_UNITS));
+      continue;
+    }
+    if (current.length + units.length > MAX_BEHAVIOR_UNITS) {
+      pieces.push(current);
+      current = [];
+    }
+    current.push(...units);
+  }
+  if (current.length > 0) pieces.push(current);
+  return pieces.map((piece) => piece.sort(compareText));
+}
+
+/**
+ * Groups under MIN_BEHAVIOR_UNITS, then while there are more than MAX_BEHAVIORS the smallest,
+ * join the group they are tied to most (then one sharing their folder, then the smallest), as long
+ * as the cap allows; two groups that no cap allows stay apart.
+ */
+function mergeSmall(groups: string[][], weights: Weights, graph: ProgramGraph): string[][] {
+  const folderOf = (group: readonly string[]): string => {
+    const file = graph.getUnit(group[0]!)?.file ?? '';
+    return file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '';
+  };
+  let live = groups.map((group) => [...group]);
+  const tie = (a: readonly string[], b: readonly string[]): number => {
+    let sum = 0;
+    for (const x of a) for (const y of b) sum += weightBetween(weights, x, y);
+    return sum;
+  };
+  const pickSmall = (): number => {
+    let chosen = -1;
+    for (let index = 0; index < live.length; index += 1) {
+      const size = live[index]!.length;
+      const due = size < MIN_BEHAVIOR_UNITS || live.length > MAX_BEHAVIORS;
+      if (!due || live.length === 1) continue;
+      if (chosen < 0 || size < live[chosen]!.length) chosen = index;
+    }
+    return chosen;
+  };
+  const stuck = new Set<string>();
+  for (;;) {
+    const index = pickSmall();
+    if (index < 0) break;
+    const small = live[index]!;
+    if (stuck.has(small[0]!)) break;
+    let best = -1;
+    let bestScore = -1;
+    for (let other = 0; other < live.length; other += 1) {
+      if (other === index || live[other]!.length + small.length > MAX_BEHAVIOR_UNITS) continue;
+      // Tied by code first, then by folder, then the smaller, then the earlier: a total order, so the merge is deterministic.
+      const score = tie(small, live[other]!) * 1_000_000 + (folderOf(small) === folderOf(live[other]!) ? 1000 : 0) + (MAX_BEHAVIOR_UNITS - live[other]!.length);
+      if (score > bestScore) {
+        best = other;
+        bestScore = score;
+      }
+    }
+    if (best < 0) {
+      stuck.add(small[0]!);
+      continue;
+    }
+    const merged = [...live[best]!, ...small].sort(compareText);
+    live = live.filter((_, at) => at !== index && at !== best);
+    live.push(merged);
+    live.sort((a, b) => compareText(a[0]!, b[0]!));
+  }
+  return live;
+}
+
+/** Names, entry points, state, files and summary of each group, from its members' names and the graph. */
+function describe(stageId: string, groups: readonly string[][], graph: ProgramGraph, register: readonly RegisterEntry[]): Behavior[] {
+  const wordsOf = groups.map((group) => wordCounts(group, graph));
+  const spread = new Map<string, number>();
+  for (const { counts } of wordsOf) for (const word of counts.keys()) spread.set(word, (spread.get(word) ?? 0) + 1);
+  const used = new Map<string, number>();
+  const groupOf = new Map<string, number>();
+  groups.forEach((group, index) => group.forEach((id) => groupOf.set(id, index)));
+  return groups.map((group, index) => {
+    const { counts, formOf } = wordsOf[index]!;
+    // Words frequent here and rare in the stage's other behaviours name this one.
+    const scored = [...counts].map(([word, count]) => ({ word, score: count * Math.log(1 + groups.length / spread.get(word)!) })).sort((a, b) => b.score - a.score || compareText(a.word, b.word));
+    const words = scored.slice(0, 3).map((entry) => formOf.get(entry.word) ?? entry.word);
+    const slug = words.length > 0 ? words.join('-') : 'units';
+    const taken = used.get(slug) ?? 0;
+    used.set(slug, taken + 1);
+    // Names are headings and ids are handles: both unique within the stage.
+    const name = `${words.length > 0 ? words.join(', ') : shortName(group[0]!)}${taken === 0 ? '' : ` (${taken + 1})`}`;
+    const id = `${stageId}/${taken === 0 ? slug : `${slug}-${taken + 1}`}`;
+    const members = new Set(group);
+    const entryPoints = group.filter((unit) => graph.inEdges(unit).some((edge) => CALL_KINDS.includes(edge.kind) && !members.has(edge.from) && edge.from !== unit)).sort(compareText);
+    const files = [...new Set(group.map((unit) => graph.getUnit(unit)?.file ?? ''))].filter(Boolean).sort(compareText);
+    const writes = register.filter((entry) => entry.writers.some((access) => members.has(access.unit))).map((entry) => entry.slot).sort(compareText);
+    const reads = register.filter((entry) => !entry.writers.some((access) => members.has(access.unit)) && entry.readers.some((access) => members.has(access.unit))).map((entry) => entry.slot).sort(compareText);
+    return { id, name, summary: summaryOf(group, files, entryPoints, writes, reads), members: [...group], entryPoints, files, writes, reads };
+  });
+}
+
+/**
+ * The words of the members' own names and of their files' names, each counted once a unit, by
+ * stem (`file` and `files` are one word), with the form most often written.
+ */
+interface GroupWords {
+  /** Units naming each stem. */
+  counts: Map<string, number>;
+  /** Each stem as most often written. */
+  formOf: Map<string, string>;
+}
+
+function wordCounts(group: readonly string[], graph: ProgramGraph): GroupWords {
+  const counts = new Map<string, number>();
+  const forms = new Map<string, Map<string, number>>();
+  for (const id of group) {
+    const unit = graph.getUnit(id);
+    const file = unit?.file ?? id.split('#')[0]!;
+    const base = file.slice(file.lastIndexOf('/') + 1).replace(/\.[^.]+$/, '');
+    const symbol = shortName(id);
+    const own = symbol.slice(symbol.lastIndexOf('.') + 1);
+    const words = new Set([...splitWords(own), ...splitWords(base)].filter((word) => word.length > 2 && !PLAIN_WORDS.has(word) && !isStopWord(word) && !/^\d+$/.test(word)));
+    const stems = new Set<string>();
+    for (const word of words) {
+      const root = stem(word);
+      const seen = forms.get(root) ?? new Map<string, number>();
+      seen.set(word, (seen.get(word) ?? 0) + 1);
+      forms.set(root, seen);
+      stems.add(root);
+    }
+    for (const root of stems) counts.set(root, (counts.get(root) ?? 0) + 1);
+  }
+  const formOf = new Map([...forms].map(([root, seen]) => [root, [...seen].sort((a, b) => b[1] - a[1] || compareText(a[0], b[0]))[0]![0]]));
+  return { counts, formOf };
+}
+
+function summaryOf(group: readonly string[], files: readonly string[], entryPoints: readonly string[], writes: readonly string[], reads: readonly string[]): string {
+  const parts = [`${group.length} unit${group.length === 1 ? '' : 's'} in ${files.length} file${files.length === 1 ? '' : 's'}${files.length > 0 ? ` (${files.slice(0, 2).join(', ')}${files.length > 2 ? ', …' : ''})` : ''}`];
+  if (entryPoints.length > 0) parts.push(`entered through ${entryPoints.slice(0, 3).map(shortName).join(', ')}${entryPoints.length > 3 ? ` and ${entryPoints.length - 3} more` : ''}`);
+  if (writes.length > 0) parts.push(`writes ${writes.slice(0, 3).map(shortName).join(', ')}${writes.length > 3 ? ` and ${writes.length - 3} more` : ''}`);
+  if (reads.length > 0) parts.push(`reads ${reads.slice(0, 3).map(shortName).join(', ')}${reads.length > 3 ? ` and ${reads.length - 3} more` : ''}`);
+  return `${parts.join('; ')}.`;
+}
