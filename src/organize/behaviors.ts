@@ -45,6 +45,44 @@ export function groupBehaviors(stageId: string, members: readonly string[], grap
   return describe(stageId, groups, graph, register);
 }
 
+/**
+ * Everything groupBehaviors reads of each stage, as one string a stage: its members with their
+ * files, owners and lines, the calls among them and into them from anywhere (entry points), and
+ * the register entries they touch. Equal keys give equal behaviours, so a sync groups again only
+ * the stages whose key moved: grouping every stage of a large repository takes a second or more.
+ * One pass over the members and one over the register, for all stages at once.
+ */
+export function behaviorInputKeys(stages: ReadonlyArray<{ id: string; members: readonly string[] }>, graph: ProgramGraph, register: readonly RegisterEntry[]): Map<string, string> {
+  const stageOf = new Map<string, string>();
+  for (const stage of stages) for (const id of stage.members) stageOf.set(id, stage.id);
+  const parts = new Map<string, string[]>(stages.map((stage) => [stage.id, [stage.id]]));
+  for (const stage of stages) {
+    const list = parts.get(stage.id)!;
+    for (const id of [...stage.members].sort(compareText)) {
+      const unit = graph.getUnit(id);
+      const out: string[] = [];
+      for (const kind of CALL_KINDS) for (const edge of graph.outEdges(id, kind)) if (stageOf.get(edge.to) === stage.id) out.push(`${kind}>${edge.to}`);
+      const into: string[] = [];
+      for (const edge of graph.inEdges(id)) if (CALL_KINDS.includes(edge.kind)) into.push(`${edge.kind}<${edge.from}`);
+      list.push(`${id}|${unit?.file ?? ''}|${unit?.parent ?? ''}|${unit?.startLine ?? 0}|${out.sort().join(',')}|${into.sort().join(',')}`);
+    }
+  }
+  for (const entry of register) {
+    const touched = new Map<string, { writers: string[]; readers: string[] }>();
+    const note = (unit: string, role: 'writers' | 'readers'): void => {
+      const stage = stageOf.get(unit);
+      if (stage === undefined) return;
+      let lists = touched.get(stage);
+      if (!lists) touched.set(stage, (lists = { writers: [], readers: [] }));
+      lists[role].push(unit);
+    };
+    for (const access of entry.writers) note(access.unit, 'writers');
+    for (const access of entry.readers) note(access.unit, 'readers');
+    for (const [stage, lists] of touched) parts.get(stage)!.push(`${entry.slot}|${lists.writers.join(',')}|${lists.readers.join(',')}`);
+  }
+  return new Map([...parts].map(([stage, list]) => [stage, list.join('\n')]));
+}
+
 type Weights = Map<string, Map<string, number>>;
 
 function addWeight(weights: Weights, a: string, b: string, weight: number): void {

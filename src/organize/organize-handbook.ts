@@ -1,14 +1,14 @@
 import { compareText } from '../graph/order.js';
 import type { EdgeKind, Unit } from '../graph/model.js';
 import type { ProgramGraph } from '../graph/program-graph.js';
-import type { RegisterEntry, OrganizedHandbook, Stage, Stager } from './model.js';
+import type { Behavior, RegisterEntry, OrganizedHandbook, Stage, Stager } from './model.js';
 import { assignStagesOffline, type UnitAssignment } from './offline-stager.js';
 import type { StageDefinition } from './skeleton.js';
 import { buildStateRegister } from './state-register.js';
 import { findEntryPoints, orderStages } from './stage-order.js';
 import { buildOverview, describeProject, type ProjectDescription } from './overview.js';
 import { summarizeStage } from './stage-summary.js';
-import { groupBehaviors } from './behaviors.js';
+import { behaviorInputKeys, groupBehaviors } from './behaviors.js';
 
 const STAGE_EDGE_KINDS: readonly EdgeKind[] = ['calls', 'references', 'instantiates'];
 
@@ -21,6 +21,8 @@ export interface OrganizeRun {
   handbook: OrganizedHandbook;
   /** Each placed unit's primary stage, as the assignments give it. */
   primaryStageOf: ReadonlyMap<string, string>;
+  /** Each stage's behaviours with the key of what they were grouped from (behaviorInputKey). */
+  behaviorsOf: ReadonlyMap<string, { key: string; behaviors: Behavior[] }>;
 }
 
 /** Whether two registers agree but for lines: slots, stages, writers and readers are what stage summaries read of one. */
@@ -68,9 +70,10 @@ export function organizeHandbook(
         unassigned: previous.handbook.unassigned,
         overview: buildOverview({ graph, stages, register, entryPoints, stager, project, unassigned: previous.handbook.unassigned.length }),
       };
-      return { handbook, register, run: { assignments, units: graph.units, register, entryPoints, handbook, primaryStageOf } };
+      return { handbook, register, run: { assignments, units: graph.units, register, entryPoints, handbook, primaryStageOf, behaviorsOf: previous.behaviorsOf } };
     }
   }
+  const behaviorsOf = new Map<string, { key: string; behaviors: Behavior[] }>();
   const membersOf = new Map<string, Array<{ unit: string; score: number }>>(skeleton.map((stage) => [stage.id, []]));
   const primaryStageOf = new Map<string, string>();
   const unassigned: string[] = [];
@@ -92,6 +95,8 @@ export function organizeHandbook(
 
   const register = buildStateRegister(graph, primaryStageOf, position);
   const crossing = crossStageUnits(graph, primaryStageOf);
+  const primaryOf = (id: string): string[] => (membersOf.get(id) ?? []).filter((member) => primaryStageOf.get(member.unit) === id).map((member) => member.unit);
+  const behaviorKeys = behaviorInputKeys(order.map((id) => ({ id, members: primaryOf(id) })), graph, register);
   const stages: Stage[] = order.map((id) => {
     const definition = skeleton.find((stage) => stage.id === id)!;
     const members = (membersOf.get(id) ?? [])
@@ -107,8 +112,12 @@ export function organizeHandbook(
       members,
       entryPoints: [...memberSet].filter((unit) => crossing.entered.has(unit)).sort(),
       exits: [...memberSet].filter((unit) => crossing.leaving.has(unit)).sort(),
-      behaviors: groupBehaviors(id, [...memberSet], graph, register),
+      behaviors: [],
     };
+    const key = behaviorKeys.get(id)!;
+    const kept = previous?.behaviorsOf.get(id);
+    stage.behaviors = kept && kept.key === key ? kept.behaviors : groupBehaviors(id, [...memberSet], graph, register);
+    behaviorsOf.set(id, { key, behaviors: stage.behaviors });
     stage.summary = summarizeStage(stage, graph, register, crossing.enteredCount);
     return stage;
   });
@@ -118,7 +127,7 @@ export function organizeHandbook(
     unassigned: unassigned.sort(),
     overview: buildOverview({ graph, stages, register, entryPoints, stager, project, unassigned: unassigned.length }),
   };
-  return { handbook, register, run: { assignments, units: graph.units, register, entryPoints, handbook, primaryStageOf } };
+  return { handbook, register, run: { assignments, units: graph.units, register, entryPoints, handbook, primaryStageOf, behaviorsOf } };
 }
 
 /** Which primary members are called from another stage, and which call into one. */
