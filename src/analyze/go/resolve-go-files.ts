@@ -1,7 +1,7 @@
 import type { Slot, Unit } from '../../graph/model.js';
-import { compareSlots, compareText } from '../../graph/order.js';
-import type { ExtractedFile, FileResolution, ResolvedFiles } from '../front-end.js';
+import type { ExtractedFile, ResolvedFiles } from '../front-end.js';
 import type { EdgeSink } from '../syntax/edge-sink.js';
+import { finishFileResolution } from '../syntax/file-resolution.js';
 import { copyOfUses, KeptUses, surfaceKey, unitsSurface } from '../syntax/kept-uses.js';
 import type { GoFacts } from './go-facts.js';
 import { GoPackages } from './go-packages.js';
@@ -41,24 +41,7 @@ export function resolveGoFiles(files: ReadonlyMap<string, ExtractedFile<GoFacts>
     const fileUses = copyOfUses(uses.get(path)!, (slot) => fieldSlot(program, slot.id));
     const externalImports = new Set<string>();
     addImports(program, path, fileUses.sink, externalImports);
-    for (const unit of files.get(path)!.units) if (unit.parent !== undefined) fileUses.sink.add('contains', unit.parent, unit.id, unit.startLine);
-    for (const access of fileUses.variables) {
-      if (state.has(access.id)) {
-        fileUses.slots.set(access.id, moduleSlot(program.units.get(access.id)!));
-        if (access.read) fileUses.sink.add('reads', access.from, access.id, access.line);
-        if (access.write) fileUses.sink.add('writes', access.from, access.id, access.line);
-      } else fileUses.sink.add('references', access.from, access.id, access.line);
-    }
-    const resolvedCallLines = fileUses.resolvedCallLines.sort((a, b) => a - b);
-    const resolution: FileResolution = {
-      edges: fileUses.sink.list(),
-      unresolved: fileUses.unresolved,
-      slots: [...fileUses.slots.values()].sort(compareSlots),
-      externalImports: [...externalImports].sort(compareText),
-      callSites: resolvedCallLines.length + fileUses.unresolved.length,
-      resolvedCalls: resolvedCallLines.length,
-      resolvedCallLines,
-    };
+    const resolution = finishFileResolution(fileUses, files.get(path)!.units, fileUses.variables, { has: (id) => state.has(id), slotOf: (id) => moduleSlot(program.units.get(id)!) }, externalImports);
     resolved.files.set(path, resolution);
   }
   return resolved;

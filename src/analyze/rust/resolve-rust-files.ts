@@ -1,11 +1,11 @@
 import type { Slot, Unit } from '../../graph/model.js';
-import { compareSlots } from '../../graph/order.js';
-import type { ExtractedFile, FileResolution, ResolvedFiles } from '../front-end.js';
+import type { ExtractedFile, ResolvedFiles } from '../front-end.js';
 import { EdgeSink } from '../syntax/edge-sink.js';
 import { fileOfKey } from './crate-index.js';
 import type { RustFacts } from './rust-facts.js';
 import { RustProgram } from './rust-program.js';
 import { declaredNamesOf, fieldSlot, resolveUses, type FileUses } from './resolve-uses.js';
+import { finishFileResolution } from '../syntax/file-resolution.js';
 import { copyOfUses, KeptUses, surfaceKey, unitsSurface } from '../syntax/kept-uses.js';
 
 /** What resolving another Rust file can read of this one (see surfaceKey): its modules, imports, items, macros, types, traits, impls, functions, statics and units. */
@@ -38,24 +38,7 @@ export function resolveRustFiles(files: ReadonlyMap<string, ExtractedFile<RustFa
     const fileUses = copyOfUses(uses.get(path)!, (slot) => fieldSlot(program, slot.id));
     const externalImports = new Set(fileUses.externalCrates);
     addImports(program, path, fileUses.sink, externalImports);
-    for (const unit of files.get(path)!.units) if (unit.parent !== undefined) fileUses.sink.add('contains', unit.parent, unit.id, unit.startLine);
-    for (const access of fileUses.statics) {
-      if (state.has(access.id)) {
-        fileUses.slots.set(access.id, staticSlot(program.units.get(access.id)!, program));
-        if (access.read) fileUses.sink.add('reads', access.from, access.id, access.line);
-        if (access.write) fileUses.sink.add('writes', access.from, access.id, access.line);
-      } else fileUses.sink.add('references', access.from, access.id, access.line);
-    }
-    const resolvedCallLines = fileUses.resolvedCallLines.sort((a, b) => a - b);
-    const resolution: FileResolution = {
-      edges: fileUses.sink.list(),
-      unresolved: fileUses.unresolved,
-      slots: [...fileUses.slots.values()].sort(compareSlots),
-      externalImports: [...externalImports].sort(),
-      callSites: resolvedCallLines.length + fileUses.unresolved.length,
-      resolvedCalls: resolvedCallLines.length,
-      resolvedCallLines,
-    };
+    const resolution = finishFileResolution(fileUses, files.get(path)!.units, fileUses.statics, { has: (id) => state.has(id), slotOf: (id) => staticSlot(program.units.get(id)!, program) }, externalImports);
     resolved.files.set(path, resolution);
   }
   return resolved;
