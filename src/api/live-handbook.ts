@@ -11,7 +11,7 @@ import type { CreateProviderOptions } from '../llm/create-provider.js';
 import type { OrganizedHandbook } from '../organize/model.js';
 import { describeProject, type ProjectDescription } from '../organize/overview.js';
 import {
-  currentGenerationOrThrow, foreignWrites, type GenerationInfo, OvertakenUpdateError, readOrganized, readOverview, readPriorAnalysis, setGenerationSource, type StoredRows,
+  currentGenerationOrThrow, foreignWrites, type GenerationInfo, OvertakenUpdateError, readOrganized, readOverview, readPriorAnalysis, readStoredBehaviors, setGenerationSource, type StoredRows,
 } from '../store/generations.js';
 import { fileIdentity, identityChange } from '../store/file-identity.js';
 import { assertHandbookOf } from '../store/handbook-repository.js';
@@ -233,10 +233,13 @@ export class LiveHandbook {
       // replaces it during the read, would leave an analysis of no generation, or of two.
       const read = this.database.transaction(() => {
         const current = currentGenerationOrThrow(this.database);
-        return { generation: current, prior: readPriorAnalysis(this.database, current.id), organized: readOrganized(this.database, current.id) };
+        const organized = readOrganized(this.database, current.id);
+        return { generation: current, prior: readPriorAnalysis(this.database, current.id), organized, behaviors: readStoredBehaviors(this.database, current.id, organized) };
       })();
       generation = read.generation;
       const { prior, organized } = read;
+      // The stored behaviours, for the stages whose inputs this sync leaves alone: grouping them all again takes seconds.
+      this.cache.storedBehaviors = read.behaviors;
       this.stages = primaryStages(organized);
       this.project = { title: organized.overview.title, description: organized.overview.description };
       ({ session: this.session, change } = AnalysisSession.open(this.root, this.analyzeOptions(), { ...prior, compiler: this.settings.compiler }));

@@ -3,7 +3,7 @@ import { unitContentKey } from '../graph/content-hash.js';
 import type { ProgramGraphData } from '../graph/model.js';
 import { ProgramGraph } from '../graph/program-graph.js';
 import type { ChatProvider } from '../llm/chat-types.js';
-import type { OrganizedHandbook } from '../organize/model.js';
+import type { Behavior, OrganizedHandbook } from '../organize/model.js';
 import { assignStagesOffline, UnitTermCache } from '../organize/offline-stager.js';
 import { organizeHandbook, type OrganizeRun } from '../organize/organize-handbook.js';
 import { describeProject } from '../organize/overview.js';
@@ -25,6 +25,8 @@ export class DerivedUnitCache {
   readonly stagerTerms = new UnitTermCache();
   /** The last offline organizing run, which the next keeps when the structure it read is unchanged. */
   organized: OrganizeRun | undefined;
+  /** The stored handbook's behaviours and their keys, for a process's first organizing run (no run before it to keep from). */
+  storedBehaviors: ReadonlyMap<string, { key: string; behaviors: Behavior[] }> | undefined;
   private readonly searchTerms = new Map<string, { key: string; terms: string }>();
 
   searchTermsOf(unit: Parameters<typeof searchTermsOf>[0]): string {
@@ -92,7 +94,7 @@ export async function storeAnalysis(input: StoreAnalysisInput): Promise<StoredAn
   let handbook: OrganizedHandbook;
   let modelUse: ModelUse | undefined;
   if (!provider) {
-    const organized = organizeHandbook(graph, settings.skeleton, offline, { kind: 'offline' }, project, cache.organized);
+    const organized = organizeHandbook(graph, settings.skeleton, offline, { kind: 'offline' }, project, cache.organized, cache.storedBehaviors);
     handbook = organized.handbook;
     cache.organized = organized.run;
   } else {
@@ -138,6 +140,7 @@ export async function storeAnalysis(input: StoreAnalysisInput): Promise<StoredAn
     createdAt: new Date().toISOString(),
     settings,
     files,
+    ...(cache.organized && !provider ? { behaviorKeys: new Map([...cache.organized.behaviorsOf].map(([stage, { key }]) => [stage, key])) } : {}),
     summary: (generation: number) => {
       summary = summarize(analysis, handbook, {
         database: input.databasePath,

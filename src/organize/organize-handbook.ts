@@ -1,3 +1,4 @@
+import { shortHash } from '../graph/content-hash.js';
 import { compareText } from '../graph/order.js';
 import type { EdgeKind, Unit } from '../graph/model.js';
 import type { ProgramGraph } from '../graph/program-graph.js';
@@ -21,7 +22,7 @@ export interface OrganizeRun {
   handbook: OrganizedHandbook;
   /** Each placed unit's primary stage, as the assignments give it. */
   primaryStageOf: ReadonlyMap<string, string>;
-  /** Each stage's behaviours with the key of what they were grouped from (behaviorInputKey). */
+  /** Each stage's behaviours with the key (a hash of behaviorInputKeys's) of what they were grouped from. */
   behaviorsOf: ReadonlyMap<string, { key: string; behaviors: Behavior[] }>;
 }
 
@@ -57,6 +58,8 @@ export function organizeHandbook(
   stager: Stager,
   project: ProjectDescription,
   previous?: OrganizeRun,
+  /** Behaviours a stored handbook holds, with the keys they were grouped under: a new process keeps those whose key stands. */
+  stored?: ReadonlyMap<string, { key: string; behaviors: Behavior[] }>,
 ): { handbook: OrganizedHandbook; register: RegisterEntry[]; run: OrganizeRun } {
   if (previous && previous.assignments === assignments && sameUnits(previous.units, graph.units) && previous.handbook.stager.kind === stager.kind) {
     const primaryStageOf = previous.primaryStageOf;
@@ -114,8 +117,8 @@ export function organizeHandbook(
       exits: [...memberSet].filter((unit) => crossing.leaving.has(unit)).sort(),
       behaviors: [],
     };
-    const key = behaviorKeys.get(id)!;
-    const kept = previous?.behaviorsOf.get(id);
+    const key = shortHash(behaviorKeys.get(id)!);
+    const kept = previous?.behaviorsOf.get(id) ?? stored?.get(id);
     stage.behaviors = kept && kept.key === key ? kept.behaviors : groupBehaviors(id, [...memberSet], graph, register);
     behaviorsOf.set(id, { key, behaviors: stage.behaviors });
     stage.summary = summarizeStage(stage, graph, register, crossing.enteredCount);

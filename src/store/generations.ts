@@ -16,7 +16,7 @@ import {
   unresolvedCallSchema,
 } from '../graph/model.js';
 import { canonicalize, compareText } from '../graph/order.js';
-import { type OrganizedHandbook, type Overview, overviewSchema, type Stage, type StageMember, stageSchema, stagerSchema } from '../organize/model.js';
+import { type Behavior, type OrganizedHandbook, type Overview, overviewSchema, type Stage, type StageMember, stageSchema, stagerSchema } from '../organize/model.js';
 import type { HandbookDatabase } from './open-database.js';
 import type { FileAnalysis } from '../analyze/analysis-session.js';
 import type { DeclarationDigest } from '../analyze/front-end.js';
@@ -61,6 +61,8 @@ export function writeGeneration(
     settings: unknown;
     files: ReadonlyMap<string, FileDetails>;
     summary: (generation: number) => unknown;
+    /** Each stage's behaviour key (a hash of what its behaviours were grouped from), so a later process can keep them. */
+    behaviorKeys?: ReadonlyMap<string, string>;
   },
 ): WrittenGeneration {
   return database.transaction((): WrittenGeneration => {
@@ -72,7 +74,7 @@ export function writeGeneration(
         .run(details.createdAt, details.root, details.commit, JSON.stringify(details.settings)).lastInsertRowid,
     );
     insertGraphRows(database, generation, graph, details.files);
-    writeStageRows(database, generation, organized);
+    writeStageRows(database, generation, organized, details.behaviorKeys);
     writeMemberRows(database, generation, organized);
     const insertTerms = database.prepare('INSERT INTO search_terms VALUES (?, ?, ?)');
     for (const [unit, terms] of searchTerms) insertTerms.run(generation, unit, terms);
@@ -146,7 +148,7 @@ export function updateGeneration(
   organized: OrganizedHandbook,
   searchTerms: ReadonlyMap<string, string>,
   update: GenerationUpdate,
-  details: { root: string; commit: string | null; createdAt: string; settings: unknown; files: ReadonlyMap<string, FileDetails>; summary: (generation: number) => unknown },
+  details: { root: string; commit: string | null; createdAt: string; settings: unknown; files: ReadonlyMap<string, FileDetails>; summary: (generation: number) => unknown; behaviorKeys?: ReadonlyMap<string, string> },
 ): WrittenGeneration {
   let writes = 0;
   const rows = update.rows;
@@ -187,7 +189,7 @@ export function updateGeneration(
       slots: slots ? slots.written : graph.slots,
       unresolved: rows.unresolved,
     }, details.files);
-    writeStageRows(database, generation, organized);
+    writeStageRows(database, generation, organized, details.behaviorKeys);
     updateMemberRows(database, generation, organized, stored?.organized);
     for (const unit of update.replaceTerms) {
       statement.deleteTerms.run(generation, unit);
@@ -226,10 +228,10 @@ function insertGraphRows(database: HandbookDatabase, generation: number, graph: 
   for (const call of graph.unresolved) insertUnresolved.run(generation, call.from, call.text, call.line, call.reason);
 }
 
-function writeStageRows(database: HandbookDatabase, generation: number, organized: OrganizedHandbook): void {
-  const insertStage = database.prepare('INSERT INTO stages (generation, id, name, description, summary, position, entry_points, exits, behaviors) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+function writeStageRows(database: HandbookDatabase, generation: number, organized: OrganizedHandbook, behaviorKeys: ReadonlyMap<string, string> | undefined): void {
+  const insertStage = database.prepare('INSERT INTO stages (generation, id, name, description, summary, position, entry_points, exits, behaviors, behaviors_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
   for (const stage of organized.stages) {
-    insertStage.run(generation, stage.id, stage.name, stage.description, stage.summary, stage.position, JSON.stringify(stage.entryPoints), JSON.stringify(stage.exits), JSON.stringify(stage.behaviors));
+    insertStage.run(generation, stage.id, stage.name, stage.description, stage.summary, stage.position, JSON.stringify(stage.entryPoints), JSON.stringify(stage.exits), JSON.stringify(stage.behaviors), behaviorKeys?.get(stage.id) ?? '');
   }
   database.prepare('INSERT INTO handbooks VALUES (?, ?, ?, ?)').run(generation, JSON.stringify(organized.stager), JSON.stringify(organized.overview), JSON.stringify(organized.unassigned));
 }
@@ -341,6 +343,16 @@ export function readOrganized(database: HandbookDatabase, generation: number): O
   } catch (error) {
     throw new HandbookError('DATABASE_CORRUPT', 'the handbook database holds stages this version cannot read', 'delete .handbook/handbook.db and run `handbook build` again', { cause: error });
   }
+}
+
+/** Each stage's behaviours as stored, with the key they were grouped under ('' when none was stored). */
+export function readStoredBehaviors(database: HandbookDatabase, generation: number, organized: OrganizedHandbook): Map<string, { key: string; behaviors: Behavior[] }> {
+  const rows = database.prepare('SELECT id, behaviors_key FROM stages WHERE generation = ?').all(generation) as Array<{ id: string; behaviors_key: string }>;
+  const keys = new Map(rows.map((row) => [row.id, row.behaviors_key]));
+  return new Map(organized.stages.flatMap((stage) => {
+    const key = keys.get(stage.id);
+    return key ? [[stage.id, { key, behaviors: stage.behaviors }] as const] : [];
+  }));
 }
 
 /** The overview of a generation alone, for a reader that needs none of its stages. */

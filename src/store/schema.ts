@@ -82,6 +82,9 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE stages ADD COLUMN behaviors TEXT NOT NULL DEFAULT '[]';
   `,
+  `
+  ALTER TABLE stages ADD COLUMN behaviors_key TEXT NOT NULL DEFAULT '';
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
