@@ -1,3 +1,4 @@
+import type { VariableAccess } from '../syntax/file-resolution.js';
 import type { Slot, UnresolvedCall, UnresolvedReason } from '../../graph/model.js';
 import { EdgeSink } from '../syntax/edge-sink.js';
 import type { ExprPath, Shape, UseFact } from './go-facts.js';
@@ -9,15 +10,6 @@ import type { GoLanding } from './go-values.js';
  * A name more types declare says too little about which one runs: the call stays unresolved.
  */
 export const NAME_CANDIDATE_LIMIT = 3;
-
-/** A use of a package-level variable, kept apart until every file is read: whether it is state depends on writes anywhere. */
-export interface VariableAccess {
-  from: string;
-  id: string;
-  line: number;
-  read: boolean;
-  write: boolean;
-}
 
 /** What one file's uses resolve to, before package-level variables are told state or constant. */
 export interface FileUses {

@@ -1,3 +1,4 @@
+import type { VariableAccess } from '../syntax/file-resolution.js';
 import type { Slot, UnresolvedCall, UnresolvedReason } from '../../graph/model.js';
 import { EdgeSink } from '../syntax/edge-sink.js';
 import { fitsArguments } from './parameter-shape.js';
@@ -11,15 +12,6 @@ import type { Landing } from './python-values.js';
  * says too little about which one runs: the call stays unresolved (`dynamic`).
  */
 export const NAME_CANDIDATE_LIMIT = 3;
-
-/** A use of a module variable, kept apart until every file is read: whether it is state depends on writes anywhere. */
-export interface VariableAccess {
-  from: string;
-  id: string;
-  line: number;
-  read: boolean;
-  write: boolean;
-}
 
 /** What one file's uses resolve to, before module variables are told state or constant. */
 export interface FileUses {

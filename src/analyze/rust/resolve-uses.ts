@@ -1,3 +1,4 @@
+import type { VariableAccess } from '../syntax/file-resolution.js';
 import type { Slot, UnresolvedCall, UnresolvedReason } from '../../graph/model.js';
 import { EdgeSink } from '../syntax/edge-sink.js';
 import type { Step, UseFact } from './rust-facts.js';
@@ -11,20 +12,12 @@ import type { Callees, Landing } from './rust-values.js';
  */
 export const NAME_CANDIDATE_LIMIT = 3;
 
-/** A use of a const or static, kept apart until every file is read: whether it is state depends on writes anywhere. */
-export interface StaticAccess {
-  from: string;
-  id: string;
-  line: number;
-  read: boolean;
-  write: boolean;
-}
-
 /** What one file's uses resolve to, before statics are told state or constant. */
 export interface FileUses {
   sink: EdgeSink;
   slots: Map<string, Slot>;
-  statics: StaticAccess[];
+  /** Uses of consts and statics, kept apart until every file is read: whether each is state depends on writes anywhere. */
+  statics: VariableAccess[];
   unresolved: UnresolvedCall[];
   resolvedCallLines: number[];
   /** Outside crates the file's code names by path (`serde_json::to_string`), beside those it imports. */
