@@ -10,6 +10,7 @@ import { findEntryPoints, orderStages } from './stage-order.js';
 import { buildOverview, describeProject, type ProjectDescription } from './overview.js';
 import { summarizeStage } from './stage-summary.js';
 import { behaviorInputKeys, groupBehaviors } from './behaviors.js';
+import { placeByPath } from './path-roles.js';
 
 const STAGE_EDGE_KINDS: readonly EdgeKind[] = ['calls', 'references', 'instantiates'];
 
@@ -45,8 +46,8 @@ function sameUnits(before: readonly Unit[], now: readonly Unit[]): boolean {
 }
 
 /**
- * Turns per-unit stage assignments into the handbook: stages with members, entry points and
- * exits, ordered along execution; the state register; and the overview. With `previous`, the
+ * Turns per-unit stage assignments into the handbook (after what paths say: placeByPath): stages
+ * with members, entry points and exits, ordered along execution; the state register; and the overview. With `previous`, the
  * run before over the same repository: when the assignments are the very same (the stager found
  * its inputs unchanged, calls between units included) and units and register read the same, the
  * stages are kept and only the register's lines and the overview are new.
@@ -80,7 +81,7 @@ export function organizeHandbook(
   const membersOf = new Map<string, Array<{ unit: string; score: number }>>(skeleton.map((stage) => [stage.id, []]));
   const primaryStageOf = new Map<string, string>();
   const unassigned: string[] = [];
-  for (const assignment of assignments) {
+  for (const assignment of placeByPath(assignments, skeleton)) {
     if (assignment.stages.length === 0) {
       unassigned.push(assignment.unit);
       continue;
