@@ -33,6 +33,8 @@ export interface AskLocation {
   /** The content hash of the code as it stands now (the stored one unless it changed): `resolve` with file, symbol and hash later tells whether that code is still there. */
   hash: string;
   stage: string | null;
+  /** The behaviour of its stage the unit belongs to: answers are grouped by stage, then by behaviour. */
+  behavior: { id: string; name: string } | null;
   score: number;
   why: string;
   status: Exclude<LocatorStatus, 'frozen'>;
@@ -82,6 +84,8 @@ export async function askHandbook(root: string, request: string, options: AskOpt
   if (routed.length === 0) return { ...base, locations: [], frozen: 0, note: 'no unit of the handbook matches the words of the request', ...explained };
 
   const resolver = liveResolverOf(handbook);
+  const behaviorOf = new Map<string, { id: string; name: string }>();
+  for (const stage of handbook.organized.stages) for (const { id, name, members } of stage.behaviors) for (const unit of members) behaviorOf.set(unit, { id, name });
   const top = routed[0]!.score;
   const wanted = provider ? MODEL_CANDIDATES : limit;
   const live: Array<{ location: AskLocation; candidate: RerankCandidate }> = [];
@@ -105,6 +109,7 @@ export async function askHandbook(root: string, request: string, options: AskOpt
         endLine: resolved.endLine,
         hash: resolved.hash,
         stage: candidate.stage ?? null,
+        behavior: behaviorOf.get(candidate.unit.id) ?? null,
         score: Math.round((candidate.score / top) * 1000) / 1000,
         why: `${candidate.why}${sinceBuild(resolved.status, candidate.unit.id)}`,
         status: resolved.status,

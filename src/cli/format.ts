@@ -241,7 +241,7 @@ function formatRouting(trace: NonNullable<AskResult['explain']>): string[] {
   ];
 }
 
-/** Ask results grouped by stage, each with `path:line` and one line of why. */
+/** Ask results grouped by stage, then by behaviour, each with `path:line` and one line of why. */
 export function formatAsk(result: AskResult): string {
   // With nothing found, the words searched are what explains it: --explain shows them then too.
   const routing = result.explain ? formatRouting(result.explain) : [];
@@ -259,9 +259,19 @@ export function formatAsk(result: AskResult): string {
   lines.push(...routing);
   for (const [stage, locations] of byStage) {
     lines.push('', `${stage}`);
+    // Within a stage, by behaviour, in the order of each behaviour's best location.
+    const byBehavior = new Map<string, AskResult['locations']>();
     for (const location of locations) {
-      lines.push(`  ${location.file}:${location.line}  ${location.symbol}${location.status === 'fresh' ? '' : `  (${location.status} since the build)`}`);
-      lines.push(`      ${location.why}`);
+      const key = location.behavior?.id ?? '';
+      byBehavior.set(key, [...(byBehavior.get(key) ?? []), location]);
+    }
+    for (const group of byBehavior.values()) {
+      const behavior = group[0]!.behavior;
+      if (behavior) lines.push(`  ${behavior.name} (${behavior.id})`);
+      for (const location of group) {
+        lines.push(`    ${location.file}:${location.line}  ${location.symbol}${location.status === 'fresh' ? '' : `  (${location.status} since the build)`}`);
+        lines.push(`        ${location.why}`);
+      }
     }
   }
   return lines.join('\n');

@@ -55,6 +55,7 @@ export const askOutput = z.object({
       endLine: line,
       hash: contentHash.describe('Content hash of the code as it stands now; pass it with file and symbol to resolve later to learn whether that code changed or moved.'),
       stage: z.string().nullable().describe('The execution stage the code belongs to.'),
+      behavior: z.object({ id: z.string(), name: z.string() }).nullable().describe('The behaviour of that stage the code belongs to (read it with the behavior tool).'),
       score: z.number().describe('Relevance relative to the best location (1).'),
       why: z.string(),
       status: z.enum(['fresh', 'changed', 'moved']).describe('fresh: as the handbook has it; changed: edited since, lines are the live ones; moved: the same code now stands in another file, and file, symbol and lines say where.'),

@@ -5,7 +5,7 @@ import type { CurrentHandbook } from './current-handbook.js';
 import { graphAnswer } from './graph-answer.js';
 import { LiveUnits } from './live-units.js';
 import { overviewAnswer, registerAnswer, stageAnswer } from './organized-answers.js';
-import { primaryStages } from './primary-stages.js';
+import { primaryBehaviors, primaryStages } from './primary-stages.js';
 import { sourceAnswer } from './source-answer.js';
 import { unitAnswer } from './unit-answer.js';
 
@@ -51,7 +51,7 @@ export async function answerApi(pathname: string, query: URLSearchParams, contex
     }
     case '/api/graph': {
       const handbook = context.current.read();
-      return graphAnswer(handbook, primaryStages(handbook));
+      return graphAnswer(handbook, primaryStages(handbook), primaryBehaviors(handbook));
     }
     case '/api/unit': {
       const id = required(query, 'id', 'a unit id such as src/agent/loop.ts#AgentLoop.run');

@@ -75,6 +75,19 @@ export const stageResponseSchema = z.strictObject({
     z.strictObject({ unit: z.string(), symbol: z.string(), kind: z.enum(UNIT_KINDS), file: z.string(), line, endLine: line, primary: z.boolean(), ...liveFields }),
   ),
   entryPoints: z.array(liveSiteSchema),
+  /** The primary members divided into behaviours (every primary member in exactly one); members are unit ids listed in `members`. */
+  behaviors: z.array(
+    z.strictObject({
+      id: z.string(),
+      name: z.string(),
+      summary: z.string(),
+      members: z.array(z.string()),
+      entryPoints: z.array(z.string()),
+      files: z.array(z.string()),
+      writes: z.array(z.string()),
+      reads: z.array(z.string()),
+    }),
+  ),
 });
 export type StageResponse = z.infer<typeof stageResponseSchema>;
 
@@ -157,6 +170,7 @@ export const askResponseSchema = z.strictObject({
       endLine: line,
       hash: z.string(),
       stage: z.string().nullable(),
+      behavior: z.strictObject({ id: z.string(), name: z.string() }).nullable(),
       score: z.number(),
       why: z.string(),
       status: z.enum(['fresh', 'changed', 'moved']),
@@ -169,7 +183,8 @@ export type AskResponse = z.infer<typeof askResponseSchema>;
 
 export const graphResponseSchema = z.strictObject({
   stages: z.array(z.strictObject({ id: z.string(), name: z.string(), color: z.string().regex(/^#[0-9a-f]{6}$/) })),
-  nodes: z.array(z.strictObject({ id: z.string(), label: z.string(), stage: z.string().nullable(), kind: z.enum(UNIT_KINDS), file: z.string(), line })),
+  /** `behavior` is the id of the behaviour of its stage the unit belongs to, which the app clusters by. */
+  nodes: z.array(z.strictObject({ id: z.string(), label: z.string(), stage: z.string().nullable(), behavior: z.string().nullable(), kind: z.enum(UNIT_KINDS), file: z.string(), line })),
   /** At most one edge per ordered pair of nodes, never a loop. */
   edges: z.array(z.strictObject({ source: z.string(), target: z.string(), kind: z.enum(EDGE_KINDS) })),
   /** Whether nodes were left out to stay under the cap. */

@@ -17,7 +17,7 @@ type GraphEdge = GraphResponse['edges'][number];
  * them, one edge per ordered pair and no loops, so the app can load it into a simple graphology
  * graph. Over the cap, the most connected units stay.
  */
-export function graphAnswer(handbook: Handbook, stageOf: ReadonlyMap<string, string>, cap = GRAPH_NODE_CAP): GraphResponse {
+export function graphAnswer(handbook: Handbook, stageOf: ReadonlyMap<string, string>, behaviorOf: ReadonlyMap<string, string> = new Map(), cap = GRAPH_NODE_CAP): GraphResponse {
   const units = handbook.graph.codeUnits();
   const known = new Set(units.map((unit) => unit.id));
   const edges = new Map<string, GraphEdge>();
@@ -39,7 +39,7 @@ export function graphAnswer(handbook: Handbook, stageOf: ReadonlyMap<string, str
   const keptIds = new Set(kept.map((unit) => unit.id));
   return {
     stages: [...handbook.organized.stages].sort((a, b) => a.position - b.position).map((stage) => ({ id: stage.id, name: stage.name, color: stageColor(stage.position) })),
-    nodes: kept.map((unit) => ({ id: unit.id, label: shortName(unit.id), stage: stageOf.get(unit.id) ?? null, kind: unit.kind, file: unit.file, line: unit.startLine })),
+    nodes: kept.map((unit) => ({ id: unit.id, label: shortName(unit.id), stage: stageOf.get(unit.id) ?? null, behavior: behaviorOf.get(unit.id) ?? null, kind: unit.kind, file: unit.file, line: unit.startLine })),
     edges: [...edges.values()].filter((edge) => keptIds.has(edge.source) && keptIds.has(edge.target)),
     truncated: kept.length < units.length,
   };

@@ -50,6 +50,7 @@ export async function stageAnswer(handbook: Handbook, id: string, live: UnitReso
       withLiveFields({ unit: unit.id, symbol: unit.symbol, kind: unit.kind, file: unit.file, line: unit.startLine, endLine: unit.endLine, primary }, unit, place),
     ),
     entryPoints,
+    behaviors: stage.behaviors.map(({ id: behavior, name, summary, members: units, entryPoints: entered, files, writes, reads }) => ({ id: behavior, name, summary, members: units, entryPoints: entered, files, writes, reads })),
   };
 }
 

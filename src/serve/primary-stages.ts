@@ -4,3 +4,8 @@ import type { Handbook } from '../api/open-handbook.js';
 export function primaryStages(handbook: Handbook): Map<string, string> {
   return new Map(handbook.organized.stages.flatMap((stage) => stage.members.filter((member) => member.primary).map((member) => [member.unit, stage.id] as const)));
 }
+
+/** Each placed unit's behaviour within its primary stage: what the graph clusters it by. */
+export function primaryBehaviors(handbook: Handbook): Map<string, string> {
+  return new Map(handbook.organized.stages.flatMap((stage) => stage.behaviors.flatMap((behavior) => behavior.members.map((unit) => [unit, behavior.id] as const))));
+}

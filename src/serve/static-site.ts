@@ -10,7 +10,7 @@ import type { StaticMarker } from './api-schemas.js';
 import { graphAnswer } from './graph-answer.js';
 import { LiveUnits } from './live-units.js';
 import { overviewAnswer, registerAnswer, stageAnswer } from './organized-answers.js';
-import { primaryStages } from './primary-stages.js';
+import { primaryBehaviors, primaryStages } from './primary-stages.js';
 import { unitAnswer } from './unit-answer.js';
 import { unitFileName } from './unit-file-name.js';
 import { hasWebApp, notBuiltMessage, WEB_APP_FOLDER } from './web-app.js';
@@ -89,7 +89,7 @@ export async function writeStaticSite(repo: string, out: string, options: Static
   const live = new LiveUnits(handbook);
   write('overview.json', await overviewAnswer(handbook, live));
   write('register.json', await registerAnswer(handbook, live));
-  write('graph.json', graphAnswer(handbook, stageOf));
+  write('graph.json', graphAnswer(handbook, stageOf, primaryBehaviors(handbook)));
   for (const stage of handbook.organized.stages) write(`stages/${stage.id}.json`, await stageAnswer(handbook, stage.id, live));
   // A unit's page shows the file its code stands in now, which for a moved unit may be one the build never read.
   const movedInto = new Set<string>();

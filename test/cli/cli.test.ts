@@ -142,7 +142,7 @@ describe('handbook CLI', () => {
       // The hash is the stored one while the code is as built: a script passes it to resolve to learn later whether that code changed.
       const stored = new Map((JSON.parse((await runCliAsync(['graph', 'export', '--repo', repo])).stdout).units as Array<{ id: string; hash: string }>).map((unit) => [unit.id, unit.hash]));
       for (const location of result.locations) {
-        expect(Object.keys(location).sort()).toEqual(['endLine', 'file', 'hash', 'line', 'score', 'stage', 'status', 'symbol', 'why']);
+        expect(Object.keys(location).sort()).toEqual(['behavior', 'endLine', 'file', 'hash', 'line', 'score', 'stage', 'status', 'symbol', 'why']);
         expect(location.hash).toBe(stored.get(`${location.file}#${location.symbol}`));
       }
       expect(result.locations[0].score).toBe(1);

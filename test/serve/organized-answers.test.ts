@@ -64,6 +64,14 @@ describe("the viewer's overview, stage and register answers", () => {
     expect(results.entryPoints).toEqual((await overview()).stages.find((listed) => listed.id === 'results')?.entryPoints);
   });
 
+  it("divides a stage's primary members into its behaviours, each member listed once", async () => {
+    const tools = await stage('tool-execution');
+    const primary = tools.members.filter((member) => member.primary).map((member) => member.unit).sort();
+    expect(tools.behaviors.length).toBeGreaterThan(0);
+    expect(tools.behaviors.flatMap((behavior) => behavior.members).sort()).toEqual(primary);
+    expect(tools.behaviors.map((behavior) => behavior.id)).toEqual(handbook.organized.stages.find((each) => each.id === 'tool-execution')!.behaviors.map((behavior) => behavior.id));
+  });
+
   it("places each slot's writers and readers where their code stands now, and the access they link to only where that code is unchanged", async () => {
     const slots = new Map((await register()).slots.map((slot) => [slot.slot, slot]));
     const accessor = (slot: string, side: 'writers' | 'readers', unit: string) => slots.get(slot)?.[side].find((site) => site.unit === unit);

@@ -26,7 +26,7 @@ const TIMEOUT = 120_000;
 const QUESTION = 'where is secret masking done?';
 
 interface AskAnswer {
-  locations: { file: string; symbol: string; line: number; endLine: number; stage: string | null }[];
+  locations: { file: string; symbol: string; line: number; endLine: number; stage: string | null; behavior: { id: string; name: string } | null }[];
 }
 interface UnitAnswer {
   unit: { id: string; symbol: string; file: string };
@@ -143,10 +143,17 @@ describe('web viewer in Chromium', () => {
       expect(await page.getAttribute('body', 'data-generation')).toBe(String(overview.generation));
       expect(await page.getAttribute('body', 'data-mode')).toBe('live');
 
-      // A stage view lists its members grouped by file.
+      // A stage view lists its behaviours, then each behaviour's members grouped by file.
       await page.locator('li.stage-card h3 a').first().click();
       await viewLoaded(page, 'stage');
       expect(await page.locator('.file-group').count()).toBeGreaterThan(0);
+      const firstStage = await getJson<{ behaviors: { id: string; name: string; members: string[] }[] }>(`${base}/api/stage/${encodeURIComponent(overview.stages[0]!.id)}`);
+      expect(firstStage.behaviors.length).toBeGreaterThan(0);
+      expect(await page.locator('table.behaviors tbody tr').count()).toBe(firstStage.behaviors.length);
+      expect(await page.locator('section.behavior').evaluateAll((sections) => sections.map((section) => section.getAttribute('data-behavior')))).toEqual(firstStage.behaviors.map((behavior) => behavior.id));
+      for (const behavior of firstStage.behaviors) {
+        expect(await page.locator(`section.behavior[data-behavior="${behavior.id}"] ul.units li`).count()).toBe(behavior.members.length);
+      }
 
       // Search from the header: sites grouped by stage, in the order ask ranks them.
       const ask = await getJson<AskAnswer>(`${base}/api/ask?q=${encodeURIComponent(QUESTION)}&limit=20`);
@@ -159,6 +166,11 @@ describe('web viewer in Chromium', () => {
       for (const section of await page.locator('.result-group').all()) groups.push(await section.getAttribute('data-stage'));
       const expectedGroups = [...new Set(ask.locations.map((location) => location.stage ?? ''))];
       expect(groups).toEqual(expectedGroups);
+      // Within a stage, by behaviour: each behaviour group holds the locations ask puts in it.
+      const behaviorGroups: (string | null)[] = [];
+      for (const group of await page.locator('.behavior-group').all()) behaviorGroups.push(await group.getAttribute('data-behavior'));
+      const expectedBehaviors = expectedGroups.flatMap((stage) => [...new Set(ask.locations.filter((location) => (location.stage ?? '') === stage).map((location) => location.behavior?.id ?? ''))]);
+      expect(behaviorGroups).toEqual(expectedBehaviors);
       expect(await page.locator('a.result').count()).toBe(ask.locations.length);
       expect(await page.locator('.result-group .why').first().textContent()).toMatch(/\S/);
       const first = ask.locations[0]!;

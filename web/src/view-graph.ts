@@ -1,63 +1,8 @@
-import Graph from 'graphology';
-import forceAtlas2 from 'graphology-layout-forceatlas2';
 import Sigma from 'sigma';
 import type { View, ViewContext } from './context.js';
 import { h, plural } from './dom.js';
 import { href } from './router.js';
-import type { GraphData } from './types.js';
-
-const FALLBACK_COLOR = '#9aa0a6';
-const EDGE_COLOR = 'rgba(120, 130, 145, 0.35)';
-const SEED = 0x5eed;
-
-/** mulberry32: a small seeded generator, so the initial positions (and so the layout) are the same on every load. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** The graphology graph of /api/graph, laid out by ForceAtlas2 from seeded positions (stages start on a circle). */
-export function buildGraph(data: GraphData): Graph {
-  const graph = new Graph({ type: 'directed', multi: false, allowSelfLoops: false });
-  const colors = new Map(data.stages.map((stage) => [stage.id, stage.color]));
-  const stageIndex = new Map(data.stages.map((stage, index) => [stage.id, index]));
-  const random = seededRandom(SEED);
-  const sectors = Math.max(1, data.stages.length + 1);
-  for (const node of data.nodes) {
-    if (graph.hasNode(node.id)) continue;
-    const sector = node.stage !== null && stageIndex.has(node.stage) ? (stageIndex.get(node.stage) ?? 0) : sectors - 1;
-    const angle = (2 * Math.PI * sector) / sectors;
-    graph.addNode(node.id, {
-      label: node.label,
-      x: 100 * Math.cos(angle) + 30 * (random() - 0.5),
-      y: 100 * Math.sin(angle) + 30 * (random() - 0.5),
-      color: (node.stage !== null ? colors.get(node.stage) : undefined) ?? FALLBACK_COLOR,
-      stage: node.stage,
-      kind: node.kind,
-      size: 3,
-    });
-  }
-  for (const edge of data.edges) {
-    if (edge.source === edge.target || !graph.hasNode(edge.source) || !graph.hasNode(edge.target)) continue;
-    if (graph.hasEdge(edge.source, edge.target)) continue;
-    graph.addEdge(edge.source, edge.target, { kind: edge.kind, color: EDGE_COLOR, size: 0.6 });
-  }
-  graph.forEachNode((node) => graph.setNodeAttribute(node, 'size', 3 + Math.min(9, Math.sqrt(graph.degree(node)) * 1.6)));
-  if (graph.order > 1) {
-    const iterations = graph.order > 3000 ? 80 : graph.order > 800 ? 150 : 300;
-    forceAtlas2.assign(graph, {
-      iterations,
-      settings: { ...forceAtlas2.inferSettings(graph), barnesHutOptimize: graph.order > 800, adjustSizes: false },
-    });
-  }
-  return graph;
-}
+import { buildGraph, FALLBACK_COLOR } from './graph-layout.js';
 
 export async function graphView(context: ViewContext): Promise<View> {
   const data = await context.api.graph();

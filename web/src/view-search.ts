@@ -37,30 +37,51 @@ export async function searchView(context: ViewContext, query: string): Promise<V
         'section',
         { class: 'result-group', 'data-stage': stage },
         h('h2', {}, stage ? h('a', { href: href.stage(stage) }, stageName(context, stage)) : '(no stage)'),
-        h(
-          'ol',
-          { class: 'results' },
-          locations.map((location) =>
-            h(
-              'li',
-              {},
-              h(
-                'a',
-                { class: 'result', href: href.unit(`${location.file}#${location.symbol}`) },
-                h('span', { class: 'symbol' }, location.symbol),
-                ' ',
-                h('span', { class: 'where' }, `${location.file}:${location.line}`),
-              ),
-              ' ',
-              h('span', { class: 'score', title: 'score' }, location.score.toFixed(2)),
-              ' ',
-              location.status !== 'fresh' ? freshnessBadge(location.status) : null,
-              h('div', { class: 'why' }, location.why),
-            ),
+        byBehavior(locations).map((group) =>
+          h(
+            'div',
+            { class: 'behavior-group', 'data-behavior': group[0]!.behavior?.id ?? '' },
+            group[0]!.behavior ? h('h3', { class: 'behavior' }, group[0]!.behavior.name) : null,
+            resultList(group),
           ),
         ),
       ),
     ),
   );
   return { element };
+}
+
+/** A stage's locations by behaviour, each behaviour where its best location stands. */
+function byBehavior(locations: AskLocation[]): AskLocation[][] {
+  const groups = new Map<string, AskLocation[]>();
+  for (const location of locations) {
+    const key = location.behavior?.id ?? '';
+    groups.set(key, [...(groups.get(key) ?? []), location]);
+  }
+  return [...groups.values()];
+}
+
+function resultList(locations: AskLocation[]): HTMLElement {
+  return h(
+    'ol',
+    { class: 'results' },
+    locations.map((location) =>
+      h(
+        'li',
+        {},
+        h(
+          'a',
+          { class: 'result', href: href.unit(`${location.file}#${location.symbol}`) },
+          h('span', { class: 'symbol' }, location.symbol),
+          ' ',
+          h('span', { class: 'where' }, `${location.file}:${location.line}`),
+        ),
+        ' ',
+        h('span', { class: 'score', title: 'score' }, location.score.toFixed(2)),
+        ' ',
+        location.status !== 'fresh' ? freshnessBadge(location.status) : null,
+        h('div', { class: 'why' }, location.why),
+      ),
+    ),
+  );
 }
