@@ -10,6 +10,8 @@ export interface ModelUse {
   cachedUnits: number;
   fallbackUnits: number;
   fallbackSummaries: number;
+  /** Behaviours the model did not name: they keep their offline names. */
+  fallbackBehaviorNames: number;
   rejected: string[];
 }
 

@@ -113,14 +113,17 @@ export async function storeAnalysis(input: StoreAnalysisInput): Promise<StoredAn
     });
     handbook = organizeHandbook(graph, proposal.skeleton, report.assignments, { kind: 'llm', model: provider.id, fallbackUnits: report.fallbackUnits }, project).handbook;
     const summaries = await summarizeStagesWithModel(graph, handbook.stages, model, modelCache);
+    const { nameBehaviorsWithModel } = await import('../organize/llm-behavior-names.js');
+    const names = await nameBehaviorsWithModel(graph, handbook.stages, model, modelCache);
     modelUse = {
       model: provider.id,
       // The stagers count every call they start; those the outage stop answered at once never reached the model.
-      calls: proposal.modelCalls + report.modelCalls + summaries.modelCalls - model.notAsked,
+      calls: proposal.modelCalls + report.modelCalls + summaries.modelCalls + names.modelCalls - model.notAsked,
       cachedUnits: report.cachedUnits,
       fallbackUnits: report.fallbackUnits,
       fallbackSummaries: summaries.fallbackStages,
-      rejected: [...proposal.rejected, ...report.rejected, ...summaries.rejected],
+      fallbackBehaviorNames: names.fallbackBehaviors,
+      rejected: [...proposal.rejected, ...report.rejected, ...summaries.rejected, ...names.rejected],
     };
   }
   const stagerMs = Math.round(performance.now() - organizeStarted);

@@ -29,7 +29,7 @@ export function formatSummary(summary: BuildSummary, heading: string): string {
   ];
   if (summary.model) {
     const use = summary.model;
-    lines.push(`  model      ${use.calls} calls to ${use.model}; ${use.cachedUnits} units answered from the cache; ${use.fallbackUnits} units and ${use.fallbackSummaries} summaries left to the offline stager; ${use.rejected.length} answers rejected${use.rejected[0] ? ` (first: ${use.rejected[0]})` : ''}`);
+    lines.push(`  model      ${use.calls} calls to ${use.model}; ${use.cachedUnits} units answered from the cache; ${use.fallbackUnits} units, ${use.fallbackSummaries} summaries and ${use.fallbackBehaviorNames ?? 0} behaviour names left to the offline stager; ${use.rejected.length} answers rejected${use.rejected[0] ? ` (first: ${use.rejected[0]})` : ''}`);
   }
   lines.push(...parseWarningLines(summary));
   const unread = summary.settingsProblems ?? [];

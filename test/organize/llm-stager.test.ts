@@ -15,7 +15,7 @@ const UNIT_COUNT = EXPECTED_STAGES.length;
 
 /** What the fake model answers to one request: the tool it calls and its arguments, or a failure. */
 type ModelTurn = { tool: string; arguments: string } | { failure: 'rate-limit' | 'server-error' };
-type ModelBehaviour = (request: { tool: string; askedUnits: string[]; index: number }) => ModelTurn;
+type ModelBehaviour = (request: { tool: string; askedUnits: string[]; index: number; text: string }) => ModelTurn;
 
 function requestText(body: unknown): { tool: string; text: string } {
   const request = body as { tools?: Array<{ name?: string; function?: { name: string } }>; messages: Array<{ role: string; content: unknown }> };
@@ -34,8 +34,14 @@ const PROPOSAL = {
   added: [{ id: 'hooks', name: 'Lifecycle hooks', description: 'Callbacks fired around model calls and tool results', hints: ['hook', 'hooks'] }],
 };
 
-const knowledgeableModel: ModelBehaviour = ({ tool, askedUnits: units }) => {
+/** The behaviour ids a naming request shows, in order. */
+function askedBehaviors(text: string): string[] {
+  return [...text.matchAll(/behaviour (\S+): offline name/g)].map((match) => match[1]!);
+}
+
+const knowledgeableModel: ModelBehaviour = ({ tool, askedUnits: units, text }) => {
   if (tool === 'propose_stages') return { tool, arguments: JSON.stringify(PROPOSAL) };
+  if (tool === 'name_behaviors') return { tool, arguments: JSON.stringify({ behaviors: askedBehaviors(text).map((id) => ({ id, name: `Model name of ${id}`, summary: 'A model-written line about this behaviour.' })) }) };
   if (tool === 'write_summary') return { tool, arguments: JSON.stringify({ summary: 'A model-written paragraph about this stage of the mini harness and the units that matter in it.' }) };
   return { tool, arguments: JSON.stringify({ assignments: units.map((unit) => ({ unit, stages: [EXPECTED.get(unit)![0]] })) }) };
 };
@@ -82,7 +88,7 @@ const PROVIDERS: ProviderKind[] = [
 async function serve(kind: ProviderKind, behaviour: ModelBehaviour) {
   return kind.start((request, index) => {
     const { tool, text } = requestText(request.body);
-    return kind.reply(behaviour({ tool, askedUnits: askedUnits(text), index }), index);
+    return kind.reply(behaviour({ tool, askedUnits: askedUnits(text), index, text }), index);
   });
 }
 
@@ -102,6 +108,11 @@ describe.each(PROVIDERS)('the llm stager through $name', (kind) => {
     const wrong = EXPECTED_STAGES.filter(([unit, stages]) => stageOf.get(unit) !== stages[0]);
     expect(wrong).toEqual([]);
     expect(handbook.organized.stages.find((stage) => stage.id === 'security')!.summary).toMatch(/^A model-written paragraph/);
+    // Every behaviour named by the model, under the offline id it keeps.
+    const behaviors = handbook.organized.stages.flatMap((stage) => stage.behaviors);
+    expect(behaviors.length).toBeGreaterThan(0);
+    for (const behavior of behaviors) expect(behavior).toMatchObject({ name: `Model name of ${behavior.id}`, summary: 'A model-written line about this behaviour.' });
+    expect(summary.model).toMatchObject({ fallbackBehaviorNames: 0 });
     // The model proposed the stages: one renamed for this harness, one added.
     expect(handbook.organized.stages.find((stage) => stage.id === 'security')!.name).toBe('Secrets and redaction');
     expect(handbook.organized.stages.map((stage) => stage.id)).toContain('hooks');
@@ -121,9 +132,28 @@ describe.each(PROVIDERS)('the llm stager through $name', (kind) => {
     expect(again.model).toMatchObject({ calls: 0, cachedUnits: UNIT_COUNT, fallbackUnits: 0 });
   });
 
+  it('keeps the offline name of a behaviour the model leaves out or answers for an id it was not shown', async () => {
+    const server = await serve(kind, (request) => {
+      if (request.tool !== 'name_behaviors') return knowledgeableModel(request);
+      const ids = askedBehaviors(request.text);
+      const answers = [...ids.filter((_, position) => position % 2 === 0).map((id) => ({ id, name: `Model name of ${id}`, summary: 'A model-written line about this behaviour.' })), { id: 'nowhere/made-up', name: 'Made up', summary: 'A behaviour nobody asked about.' }];
+      return { tool: request.tool, arguments: JSON.stringify({ behaviors: answers }) };
+    });
+    const database = path.join(scratchDirectory(), 'handbook.db');
+    const summary = await buildHandbook(FIXTURE, { database, ...kind.options(server.url) });
+    const behaviors = openHandbook(FIXTURE, { database }).organized.stages.flatMap((stage) => stage.behaviors);
+    const modelNamed = behaviors.filter((behavior) => behavior.name === `Model name of ${behavior.id}`);
+    expect(modelNamed.length).toBeGreaterThan(0);
+    expect(summary.model!.fallbackBehaviorNames).toBe(behaviors.length - modelNamed.length);
+    expect(summary.model!.fallbackBehaviorNames).toBeGreaterThan(0);
+    // Those left out keep the offline name: the words of their members, never blank.
+    for (const behavior of behaviors.filter((each) => !modelNamed.includes(each))) expect(behavior.name).toMatch(/\w/);
+    expect(summary.model!.rejected).toEqual(expect.arrayContaining(['unknown behaviour id: nowhere/made-up']));
+  });
+
   it('rejects unknown unit and stage ids, re-asks for skipped units, and falls back for what stays missing', async () => {
-    const server = await serve(kind, ({ tool, askedUnits: units, index }) => {
-      if (tool !== 'assign_stages') return knowledgeableModel({ tool, askedUnits: units, index });
+    const server = await serve(kind, ({ tool, askedUnits: units, index, text }) => {
+      if (tool !== 'assign_stages') return knowledgeableModel({ tool, askedUnits: units, index, text });
       // Answers half the units each time, invents a unit and a stage, and never answers the hooks type.
       const answered = units.filter((unit, position) => position % 2 === 0 && !unit.endsWith('#Hooks'));
       const assignments = [
