@@ -243,6 +243,8 @@ export class LiveHandbook {
       this.stages = primaryStages(organized);
       this.project = { title: organized.overview.title, description: organized.overview.description };
       ({ session: this.session, change } = AnalysisSession.open(this.root, this.analyzeOptions(), { ...prior, compiler: this.settings.compiler }));
+      // A handbook analyzed by another version may have grouped its behaviours otherwise: none is kept then.
+      if (change.fullReason !== undefined) this.cache.storedBehaviors = undefined;
       this.refreshes = 0;
     } else {
       change = this.session.refresh();

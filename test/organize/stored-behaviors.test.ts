@@ -37,4 +37,35 @@ describe('behaviours kept from the store', () => {
     const stagesOf = (db?: string) => openHandbook(repo, db ? { database: db } : {}).organized.stages.map((stage) => stage.behaviors);
     expect(stagesOf()).toEqual(stagesOf(cold));
   });
+
+  it('keeps none of them when another version analyzed the handbook: that version may have grouped otherwise', async () => {
+    const repo = path.join(scratchDirectory('handbook-stored-behaviors-version-'), 'repo');
+    cpSync(FIXTURE, repo, { recursive: true, filter: (source) => !source.split(path.sep).includes('.handbook') });
+    await buildHandbook(repo, {});
+    const database = path.join(repo, '.handbook', 'handbook.db');
+    const raw = openDatabase(database, 'write');
+    try {
+      // Another version: no analysis number in the settings, and behaviours grouped its way under the same keys.
+      const { id, settings } = raw.prepare("SELECT id, settings FROM generations WHERE status = 'complete' ORDER BY id DESC LIMIT 1").get() as { id: number; settings: string };
+      const parsed = JSON.parse(settings) as { compiler: string };
+      const compiler = JSON.parse(parsed.compiler) as Record<string, unknown>;
+      delete compiler.analysis;
+      raw.prepare('UPDATE generations SET settings = ? WHERE id = ?').run(JSON.stringify({ ...parsed, compiler: JSON.stringify(compiler) }), id);
+      const rows = raw.prepare('SELECT generation, id, behaviors FROM stages').all() as Array<{ generation: number; id: string; behaviors: string }>;
+      for (const row of rows) {
+        const behaviors = JSON.parse(row.behaviors) as Array<{ name: string }>;
+        raw.prepare('UPDATE stages SET behaviors = ? WHERE generation = ? AND id = ?').run(JSON.stringify(behaviors.map((behavior) => ({ ...behavior, name: `old ${behavior.name}` }))), row.generation, row.id);
+      }
+    } finally {
+      raw.close();
+    }
+    const live = await LiveHandbook.open(repo, {});
+    await live.sync();
+    live.close();
+    const cold = path.join(scratchDirectory('handbook-stored-behaviors-version-cold-'), 'cold.db');
+    await buildHandbook(repo, { database: cold });
+    const stagesOf = (db?: string) => openHandbook(repo, db ? { database: db } : {}).organized.stages.map((stage) => stage.behaviors);
+    expect(stagesOf().flat().some((behavior) => behavior.name.startsWith('old '))).toBe(false);
+    expect(stagesOf()).toEqual(stagesOf(cold));
+  });
 });
