@@ -8,7 +8,7 @@ import { type SettingsInputs, settingsInputsNow } from './settings-inputs.js';
  * bumped when that changes, so a handbook stored by an earlier version is analyzed again whole
  * on its next sync instead of keeping the old records of every file the sync does not touch.
  */
-const ANALYSIS_VERSION = 21;
+const ANALYSIS_VERSION = 22;
 
 /** The settings as stored with the analysis; free of absolute paths, so it still matches after the repository moves. */
 export function settingsKey(setup: CompilerSetup): string {

@@ -22,25 +22,33 @@ const CALL_WEIGHT = 1;
 const CONTAINS_WEIGHT = 2;
 const SAME_FILE_WEIGHT = 0.5;
 const SHARED_STATE_WEIGHT = 0.5;
+/**
+ * Louvain's resolution over the files of a stage: above 1 it prefers smaller groups. Files are
+ * whole in a behaviour, so groups grow by files; measured on six request sets (bench:behaviors),
+ * 2 kept the gold of a request in three behaviours no larger than three folders on four of them.
+ */
+const FILE_RESOLUTION = 2;
 
 /** Words that name no behaviour: every harness has them. */
 const PLAIN_WORDS = new Set(['get', 'set', 'is', 'has', 'to', 'from', 'of', 'the', 'a', 'an', 'and', 'or', 'in', 'on', 'for', 'with', 'by', 'new', 'init', 'index', 'src', 'lib', 'ts', 'js', 'py', 'go', 'rs', 'tsx', 'mod', 'main', 'test', 'util', 'utils', 'helper', 'helpers', 'impl', 'default', 'create', 'make', 'do', 'run', 'self', 'this']);
 
 /**
  * Divides a stage's primary members into behaviours: groups of units that work together on one
- * thing. Offline and deterministic: the units are nodes of a weighted graph (calls, references and
- * instantiations between them, a class with its members, units of one file, units sharing a piece
- * of state), grouped by Louvain modularity with a fixed visiting order; groups too large are
- * grouped again inside, then cut by file; groups too small join the group they work with most; at
- * most MAX_BEHAVIORS remain. Every member lands in exactly one behaviour. A function of the graph,
- * the members and the register alone, so a sync makes the behaviours a cold build makes.
+ * thing. Offline and deterministic. A file's members of the stage stay together (a reader reads a
+ * file whole, and a request's code sits in few files): the stage's files are nodes of a weighted
+ * graph (calls, references and instantiations between their units, units sharing a piece of
+ * state), grouped by Louvain modularity with a fixed visiting order. A group over the cap is cut
+ * into runs of whole files, a file over the cap alone in source order; groups too small join the
+ * group they work with most; at most MAX_BEHAVIORS remain. Every member lands in exactly one
+ * behaviour. A function of the graph, the members and the register alone, so a sync makes the
+ * behaviours a cold build makes.
  */
 export function groupBehaviors(stageId: string, members: readonly string[], graph: ProgramGraph, register: readonly RegisterEntry[]): Behavior[] {
   if (members.length === 0) return [];
   const sorted = [...members].sort(compareText);
   const weights = tieWeights(sorted, graph, register);
-  let groups = communities(sorted, weights, 1);
-  groups = groups.flatMap((group) => splitLarge(group, weights, graph, 1));
+  let groups = fileCommunities(sorted, weights, graph);
+  groups = groups.flatMap((group) => (group.length <= MAX_BEHAVIOR_UNITS ? [group] : cutByFile(group, graph)));
   groups = mergeSmall(groups, weights, graph);
   return describe(stageId, groups, graph, register);
 }
@@ -140,14 +148,25 @@ function communities(members: readonly string[], weights: Weights, resolution: n
   return [...byCommunity.values()].sort((a, b) => compareText(a[0]!, b[0]!));
 }
 
-/** A group over the cap grouped again at a finer resolution; what stays too large is cut by file, then by source order. */
-function splitLarge(group: string[], weights: Weights, graph: ProgramGraph, depth: number): string[][] {
-  if (group.length <= MAX_BEHAVIOR_UNITS) return [group];
-  if (depth <= 3) {
-    const parts = communities(group, weights, 1 + depth);
-    if (parts.length > 1) return parts.flatMap((part) => splitLarge(part, weights, graph, depth + 1));
+/** The members grouped by Louvain over their files, each file's members together; the ties between two files are those between their units. */
+function fileCommunities(members: readonly string[], weights: Weights, graph: ProgramGraph): string[][] {
+  const fileOf = new Map(members.map((id) => [id, graph.getUnit(id)?.file ?? '']));
+  const unitsOf = new Map<string, string[]>();
+  for (const id of members) {
+    const file = fileOf.get(id)!;
+    const list = unitsOf.get(file);
+    if (list) list.push(id);
+    else unitsOf.set(file, [id]);
   }
-  return cutByFile(group, graph);
+  const fileWeights: Weights = new Map();
+  for (const [low, row] of weights) {
+    for (const [high, weight] of row) {
+      const from = fileOf.get(low);
+      const to = fileOf.get(high);
+      if (from !== undefined && to !== undefined && from !== to) addWeight(fileWeights, from, to, weight);
+    }
+  }
+  return communities([...unitsOf.keys()].sort(compareText), fileWeights, FILE_RESOLUTION).map((files) => files.flatMap((file) => unitsOf.get(file)!).sort(compareText));
 }
 
 /** Consecutive files (in path order) packed into groups within the cap; a file over the cap alone cut in source order. */

@@ -43,7 +43,7 @@ describe('behaviours kept from the store', () => {
     cpSync(FIXTURE, repo, { recursive: true, filter: (source) => !source.split(path.sep).includes('.handbook') });
     await buildHandbook(repo, {});
     const database = path.join(repo, '.handbook', 'handbook.db');
-    const raw = openDatabase(database, 'write');
+    const raw = openDatabase(database, 'update');
     try {
       // Another version: no analysis number in the settings, and behaviours grouped its way under the same keys.
       const { id, settings } = raw.prepare("SELECT id, settings FROM generations WHERE status = 'complete' ORDER BY id DESC LIMIT 1").get() as { id: number; settings: string };
