@@ -1,10 +1,11 @@
 import type { Edge, ProgramGraphData, SourceFileRecord, Unit, UnresolvedCall } from '../graph/model.js';
-import { canonicalize, compareEdges, compareFiles, compareSlots, compareText, compareUnits, compareUnresolved } from '../graph/order.js';
+import { compareEdges, compareText } from '../graph/order.js';
 import type { AnalysisChange, AnalysisResult, AnalysisStatistics, AnalyzeOptions, FileAnalysis, LanguageReport, ParseWarning } from './analysis-types.js';
 import { type ContentVerdict, discoverFiles, type DiscoveryResult, type FolderListings } from './discover-files.js';
 import { type Language, languageOfPath } from './languages.js';
 import { nothingToAnalyze } from './nothing-to-analyze.js';
 import type { SettingsInputs } from './settings-inputs.js';
+import { emptyGraph, mergeGraphs } from './graph-assembly.js';
 import { SyntaxSession } from './syntax/syntax-session.js';
 import { SYNTAX_FRONT_ENDS } from './syntax-front-ends.js';
 import { type Discover, TypeScriptSession } from './typescript/typescript-session.js';
@@ -170,21 +171,12 @@ export class AnalysisSession {
     for (const session of this.syntax.values()) yield* session.units();
   }
 
-  /** The whole graph in canonical order: the TypeScript session's (assembled incrementally), merged with each other language's. */
+  /** The whole graph in canonical order: each language's (assembled incrementally), merged. */
   graph(): ProgramGraphData {
-    const typescript = this.typescriptStarted ? this.typescript.graph() : undefined;
-    const others = [...this.syntax.values()].filter((session) => session.fileCount > 0);
-    if (others.length === 0) return typescript ?? emptyGraph();
-    const rows = this.syntaxRows(others.flatMap((session) => [...session.paths]));
-    const syntax = canonicalize({ ...rows, edges: [...rows.edges, ...others.flatMap((session) => session.heritageEdges)], slots: rows.slots });
-    if (!typescript) return syntax;
-    return {
-      files: mergeSorted(typescript.files, syntax.files, compareFiles),
-      units: mergeSorted(typescript.units, syntax.units, compareUnits),
-      edges: mergeSorted(typescript.edges, syntax.edges, compareEdges),
-      slots: mergeSorted(typescript.slots, syntax.slots, compareSlots),
-      unresolved: mergeSorted(typescript.unresolved, syntax.unresolved, compareUnresolved),
-    };
+    const graphs: ProgramGraphData[] = [];
+    if (this.typescriptStarted) graphs.push(this.typescript.graph());
+    for (const session of this.syntax.values()) if (session.fileCount > 0) graphs.push(session.graph());
+    return mergeGraphs(graphs);
   }
 
   private syntaxRows(paths: Iterable<string>): ProgramGraphData {
@@ -302,20 +294,5 @@ function mergeChanges(parts: readonly AnalysisChange[]): AnalysisChange {
   };
   const fullReason = parts.find((change) => change.fullReason !== undefined)?.fullReason;
   if (fullReason !== undefined) merged.fullReason = fullReason;
-  return merged;
-}
-
-function emptyGraph(): ProgramGraphData {
-  return { files: [], units: [], edges: [], slots: [], unresolved: [] };
-}
-
-/** Merges two sorted lists into one. */
-function mergeSorted<T>(a: readonly T[], b: readonly T[], compare: (x: T, y: T) => number): T[] {
-  const merged: T[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) merged.push(compare(a[i]!, b[j]!) <= 0 ? a[i++]! : b[j++]!);
-  while (i < a.length) merged.push(a[i++]!);
-  while (j < b.length) merged.push(b[j++]!);
   return merged;
 }

@@ -1,8 +1,8 @@
 import type { Slot, Unit } from '../../graph/model.js';
 import type { ExtractedFile, ResolvedFiles } from '../front-end.js';
 import type { EdgeSink } from '../syntax/edge-sink.js';
-import { finishFileResolution } from '../syntax/file-resolution.js';
-import { copyOfUses, KeptUses, surfaceKey, unitsSurface } from '../syntax/kept-uses.js';
+import { finishFiles } from '../syntax/kept-resolutions.js';
+import { KeptUses, surfaceKey, unitsSurface } from '../syntax/kept-uses.js';
 import type { GoFacts } from './go-facts.js';
 import { GoPackages } from './go-packages.js';
 import { GoProgram } from './go-program.js';
@@ -35,16 +35,18 @@ export function resolveGoFiles(files: ReadonlyMap<string, ExtractedFile<GoFacts>
   KEPT.remember(memo, files, uses);
 
   const state = stateVariables(program, uses);
-  const resolved: ResolvedFiles = { files: new Map(), heritage: program.members.heritage() };
-  for (const path of program.paths) {
-    // A copy: what is kept for the next resolution stays as resolveGoUses made it.
-    const fileUses = copyOfUses(uses.get(path)!, (slot) => fieldSlot(program, slot.id));
-    const externalImports = new Set<string>();
-    addImports(program, path, fileUses.sink, externalImports);
-    const resolution = finishFileResolution(fileUses, files.get(path)!.units, fileUses.variables, { has: (id) => state.has(id), slotOf: (id) => moduleSlot(program.units.get(id)!) }, externalImports);
-    resolved.files.set(path, resolution);
-  }
-  return resolved;
+  const resolutions = finishFiles(program.paths, uses, {
+    units: (path) => files.get(path)!.units,
+    accesses: (fileUses) => fileUses.variables,
+    currentSlot: (slot) => fieldSlot(program, slot.id),
+    state: { has: (id) => state.has(id), slotOf: (id) => moduleSlot(program.units.get(id)!) },
+    addImports: (path, fileUses) => {
+      const externalImports = new Set<string>();
+      addImports(program, path, fileUses.sink, externalImports);
+      return externalImports;
+    },
+  }, memo);
+  return { files: resolutions, heritage: program.members.heritage() };
 }
 
 /**

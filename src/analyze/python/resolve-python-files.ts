@@ -1,8 +1,8 @@
 import type { Slot, Unit } from '../../graph/model.js';
 import type { ExtractedFile, ResolvedFiles } from '../front-end.js';
 import { EdgeSink } from '../syntax/edge-sink.js';
-import { finishFileResolution } from '../syntax/file-resolution.js';
-import { copyOfUses, KeptUses } from '../syntax/kept-uses.js';
+import { finishFiles } from '../syntax/kept-resolutions.js';
+import { KeptUses } from '../syntax/kept-uses.js';
 import type { PythonFacts } from './python-facts.js';
 import { PythonProgram, splitId } from './python-program.js';
 import { surfaceOf } from './python-surface.js';
@@ -25,16 +25,18 @@ export function resolvePythonFiles(files: ReadonlyMap<string, ExtractedFile<Pyth
   KEPT.remember(memo, files, uses);
 
   const state = stateVariables(program, uses);
-  const resolved: ResolvedFiles = { files: new Map(), heritage: heritageOf(program) };
-  for (const path of program.paths) {
-    // A copy: what is kept for the next resolution stays as resolveUses made it.
-    const fileUses = copyOfUses(uses.get(path)!, (slot) => currentSlot(program, slot));
-    const externalImports = new Set<string>();
-    addImports(program, path, fileUses.sink, externalImports);
-    const resolution = finishFileResolution(fileUses, files.get(path)!.units, fileUses.variables, { has: (id) => state.has(id), slotOf: (id) => moduleSlot(program.units.get(id)!) }, externalImports);
-    resolved.files.set(path, resolution);
-  }
-  return resolved;
+  const resolutions = finishFiles(program.paths, uses, {
+    units: (path) => files.get(path)!.units,
+    accesses: (fileUses) => fileUses.variables,
+    currentSlot: (slot) => currentSlot(program, slot),
+    state: { has: (id) => state.has(id), slotOf: (id) => moduleSlot(program.units.get(id)!) },
+    addImports: (path, fileUses) => {
+      const externalImports = new Set<string>();
+      addImports(program, path, fileUses.sink, externalImports);
+      return externalImports;
+    },
+  }, memo);
+  return { files: resolutions, heritage: heritageOf(program) };
 }
 
 /** Each file's uses, kept for the next resolution of the same session's files. */

@@ -5,8 +5,8 @@ import { fileOfKey } from './crate-index.js';
 import type { RustFacts } from './rust-facts.js';
 import { RustProgram } from './rust-program.js';
 import { declaredNamesOf, fieldSlot, resolveUses, type FileUses } from './resolve-uses.js';
-import { finishFileResolution } from '../syntax/file-resolution.js';
-import { copyOfUses, KeptUses, surfaceKey, unitsSurface } from '../syntax/kept-uses.js';
+import { finishFiles } from '../syntax/kept-resolutions.js';
+import { KeptUses, surfaceKey, unitsSurface } from '../syntax/kept-uses.js';
 
 /** What resolving another Rust file can read of this one (see surfaceKey): its modules, imports, items, macros, types, traits, impls, functions, statics and units. */
 function surfaceOf(extracted: ExtractedFile<RustFacts>): string {
@@ -32,16 +32,18 @@ export function resolveRustFiles(files: ReadonlyMap<string, ExtractedFile<RustFa
   KEPT.remember(memo, files, uses);
 
   const state = stateStatics(program, uses);
-  const resolved: ResolvedFiles = { files: new Map(), heritage: heritageOf(program) };
-  for (const path of program.paths) {
-    // A copy: what is kept for the next resolution stays as resolveUses made it.
-    const fileUses = copyOfUses(uses.get(path)!, (slot) => fieldSlot(program, slot.id));
-    const externalImports = new Set(fileUses.externalCrates);
-    addImports(program, path, fileUses.sink, externalImports);
-    const resolution = finishFileResolution(fileUses, files.get(path)!.units, fileUses.statics, { has: (id) => state.has(id), slotOf: (id) => staticSlot(program.units.get(id)!, program) }, externalImports);
-    resolved.files.set(path, resolution);
-  }
-  return resolved;
+  const resolutions = finishFiles(program.paths, uses, {
+    units: (path) => files.get(path)!.units,
+    accesses: (fileUses) => fileUses.statics,
+    currentSlot: (slot) => fieldSlot(program, slot.id),
+    state: { has: (id) => state.has(id), slotOf: (id) => staticSlot(program.units.get(id)!, program) },
+    addImports: (path, fileUses) => {
+      const externalImports = new Set(fileUses.externalCrates);
+      addImports(program, path, fileUses.sink, externalImports);
+      return externalImports;
+    },
+  }, memo);
+  return { files: resolutions, heritage: heritageOf(program) };
 }
 
 /**

@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { shortHash } from '../../graph/content-hash.js';
-import type { Edge, SourceFileRecord, Unit } from '../../graph/model.js';
+import type { Edge, ProgramGraphData, SourceFileRecord, Unit } from '../../graph/model.js';
 import { compareEdges, compareSlots, compareText, compareUnresolved } from '../../graph/order.js';
 import type { AnalysisChange, AnalysisProgress, FileAnalysis, LanguageReport, ParseWarning } from '../analysis-types.js';
 import { type DiscoveredFile, type DiscoveryResult, type FileStamp, recordSkip, sameStamp, skipReasonOf } from '../discover-files.js';
 import type { ExtractedFile, FileResolution, SyntaxFrontEnd } from '../front-end.js';
+import { type FileRows, GraphAssembly } from '../graph-assembly.js';
 import { decodeSource } from '../source-text.js';
 import { RecentTrees } from './recent-trees.js';
 
@@ -43,6 +44,8 @@ export class SyntaxSession {
   private readonly resolveMemo = {};
   /** The trees of files edited since the session started, so the next edit to one is parsed incrementally. */
   private readonly recentTrees = new RecentTrees();
+  /** The graph as last assembled, kept for the next sync to change in place. */
+  private readonly assembly = new GraphAssembly();
 
   constructor(
     private readonly frontEnd: SyntaxFrontEnd,
@@ -118,6 +121,9 @@ export class SyntaxSession {
     for (const path of removed) this.recentTrees.forget(path);
     this.files = next;
     resolvedPaths.push(...added, ...modified);
+    // A file resolved to the same rows keeps its rows in the assembled graph: only these can differ.
+    if (fullReason !== undefined || previous !== undefined) this.assembly.changeAll();
+    else this.assembly.changeFiles([...resolvedPaths, ...removed]);
     const change: AnalysisChange = {
       added: added.sort(compareText),
       modified: modified.sort(compareText),
@@ -148,6 +154,11 @@ export class SyntaxSession {
 
   fileAnalyses(): Map<string, FileAnalysis> {
     return new Map([...this.files].map(([path, file]) => [path, { record: file.record, units: file.extracted.units, digest: file.extracted.digest, resolution: file.resolution }]));
+  }
+
+  /** This language's graph in canonical order, assembled again only where files changed since the last. */
+  graph(): ProgramGraphData {
+    return this.assembly.assemble(this.files, rowsOf, (file) => file.resolution.slots, this.heritage);
   }
 
   *units(): Iterable<Unit> {
@@ -184,6 +195,10 @@ export class SyntaxSession {
       warnings,
     };
   }
+}
+
+function rowsOf(file: SyntaxFile): FileRows {
+  return { record: file.record, units: file.extracted.units, edges: file.resolution.edges, unresolved: file.resolution.unresolved };
 }
 
 /** Whether two resolutions of a file give the same rows, in whatever order each holds them (the store reads them back in its own). */

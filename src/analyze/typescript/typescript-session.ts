@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { ts } from 'ts-morph';
-import { type Edge, HERITAGE_KINDS, type ProgramGraphData, type Slot, type SourceFileRecord, type Unit, type UnresolvedCall } from '../../graph/model.js';
-import { canonicalize, compareEdges, compareFiles, compareSlots, compareText, compareUnits, compareUnresolved } from '../../graph/order.js';
+import { type Edge, type ProgramGraphData, type Slot, type SourceFileRecord, type Unit, type UnresolvedCall } from '../../graph/model.js';
+import { compareEdges, compareText } from '../../graph/order.js';
 import { shortHash } from '../../graph/content-hash.js';
 import { settingsChange, settingsKey } from '../analysis-settings.js';
 import type { SettingsInputs } from '../settings-inputs.js';
@@ -21,6 +21,7 @@ import { MergedUnitIndex } from './merged-index.js';
 import { type KeptPart, keptPart, mergeResolution, type PartialPlan, planPartialResolution } from './partial-resolution.js';
 import { EdgeResolver, type FileResolution } from './resolve-edges.js';
 import { decodeSource } from '../source-text.js';
+import { emptyGraph, type FileRows, GraphAssembly, withRows } from '../graph-assembly.js';
 import { isTestPath, lineOf, tokenTextReader } from './unit-text.js';
 
 /** The files of TypeScript and JavaScript a discovery found, and the whole discovery (for skips). */
@@ -80,9 +81,8 @@ export class TypeScriptSession {
   private readonly mentions = new MentionIndex();
   private readonly merged = new MergedUnitIndex();
   private readonly inferredIncoming = new InferredIncoming();
-  /** The graph as last assembled, each file's rows in it, and the files whose rows changed since ('all' before the first). */
-  private assembled: { graph: ProgramGraphData; rows: Map<string, FileRows> } | undefined;
-  private changedSinceAssembled: Set<string> | 'all' = 'all';
+  /** The graph as last assembled, kept for the next sync to change in place. */
+  private readonly assembly = new GraphAssembly();
 
   private constructor(
     readonly root: string,
@@ -369,8 +369,8 @@ export class TypeScriptSession {
       unitCountBefore: [...(previous?.values() ?? [])].reduce((sum, file) => sum + file.units.length, 0),
     };
     if (fullReason !== undefined) change.fullReason = fullReason;
-    if (fullReason !== undefined || !previous || this.changedSinceAssembled === 'all') this.changedSinceAssembled = 'all';
-    else for (const path of [...added, ...modified, ...removedBefore, ...toResolve]) this.changedSinceAssembled.add(path);
+    if (fullReason !== undefined || !previous) this.assembly.changeAll();
+    else this.assembly.changeFiles([...added, ...modified, ...removedBefore, ...toResolve]);
     return change;
   }
 
@@ -533,52 +533,9 @@ export class TypeScriptSession {
     }
   }
 
-  /**
-   * The whole graph in canonical order. After a refresh that changed a few files, the last graph
-   * is reused: those files' rows are taken out and their new rows merged in, so a sync does not
-   * sort every edge of the tree again. Heritage edges and slots, recomputed for the whole tree on
-   * every refresh, are assembled whole.
-   */
+  /** The whole graph in canonical order, assembled again only where files changed since the last. */
   graph(): ProgramGraphData {
-    const slots = new Map<string, Slot>();
-    for (const file of this.files.values()) for (const slot of (file.resolution ?? EMPTY_RESOLUTION).slots) slots.set(slot.id, slot);
-    const previous = this.assembled;
-    const changed = this.changedSinceAssembled;
-    let rows: Map<string, FileRows>;
-    let graph: ProgramGraphData;
-    if (!previous || changed === 'all') {
-      rows = new Map([...this.files].map(([path, file]) => [path, rowsOf(file)]));
-      graph = canonicalize(withRows({ files: [], units: [], edges: [...this.heritage], slots: [...slots.values()], unresolved: [] }, rows.values()));
-    } else {
-      // Only the changed files' rows can differ from the last graph: they are taken out and merged in again.
-      rows = new Map(previous.rows);
-      const gone = withRows({ files: [], units: [], edges: [], slots: [], unresolved: [] }, [...changed].flatMap((path) => previous.rows.get(path) ?? []));
-      const now: FileRows[] = [];
-      for (const path of changed) {
-        const file = this.files.get(path);
-        if (!file) rows.delete(path);
-        else {
-          const row = rowsOf(file);
-          rows.set(path, row);
-          now.push(row);
-        }
-      }
-      const fresh = canonicalize(withRows({ files: [], units: [], edges: [...this.heritage], slots: [], unresolved: [] }, now));
-      const goneRecords = new Set(gone.files);
-      const goneUnits = new Set(gone.units);
-      const goneEdges = new Set(gone.edges);
-      const goneCalls = new Set(gone.unresolved);
-      graph = {
-        files: mergeSorted(previous.graph.files.filter((record) => !goneRecords.has(record)), fresh.files, compareFiles),
-        units: mergeSorted(previous.graph.units.filter((unit) => !goneUnits.has(unit)), fresh.units, compareUnits),
-        edges: mergeSorted(previous.graph.edges.filter((edge) => !HERITAGE_KINDS.has(edge.kind) && !goneEdges.has(edge)), fresh.edges, compareEdges),
-        slots: [...slots.values()].sort(compareSlots),
-        unresolved: mergeSorted(previous.graph.unresolved.filter((call) => !goneCalls.has(call)), fresh.unresolved, compareUnresolved),
-      };
-    }
-    this.assembled = { graph, rows };
-    this.changedSinceAssembled = new Set();
-    return graph;
+    return this.assembly.assemble(this.files, rowsOf, (file) => (file.resolution ?? EMPTY_RESOLUTION).slots, this.heritage);
   }
 
   /** The rows of these files, and every heritage edge in canonical order: what an in-place update writes. */
@@ -587,7 +544,7 @@ export class TypeScriptSession {
       const file = this.files.get(path);
       return file ? [rowsOf(file)] : [];
     });
-    const rows = withRows({ files: [], units: [], edges: [], slots: [], unresolved: [] }, files);
+    const rows = withRows(emptyGraph(), files);
     return { files: rows.files, units: rows.units, edges: rows.edges, unresolved: rows.unresolved, heritage: [...this.heritage].sort(compareEdges) };
   }
 
@@ -720,46 +677,8 @@ function inferredEdgesOf(file: LiveFile): readonly Edge[] {
   return edges;
 }
 
-/** A file's rows in the graph: what `graph()` takes out when the file changes. */
-interface FileRows {
-  record: SourceFileRecord;
-  units: Unit[];
-  edges: readonly Edge[];
-  unresolved: readonly UnresolvedCall[];
-}
-
 function rowsOf(file: LiveFile): FileRows {
   const resolution = file.resolution ?? EMPTY_RESOLUTION;
   return { record: file.record, units: [...file.index.units.values()], edges: resolution.edges, unresolved: resolution.unresolved };
 }
 
-/** Appends files' rows to a graph's lists (slots aside: they are kept per slot, not per file). */
-function withRows(graph: ProgramGraphData, rows: Iterable<FileRows>): ProgramGraphData {
-  for (const row of rows) {
-    graph.files.push(row.record);
-    for (const unit of row.units) graph.units.push(unit);
-    for (const edge of row.edges) graph.edges.push(edge);
-    for (const call of row.unresolved) graph.unresolved.push(call);
-  }
-  return graph;
-}
-
-/** Merges a few sorted rows into many sorted ones: a binary search per new row instead of sorting everything again. */
-function mergeSorted<T>(many: readonly T[], few: readonly T[], compare: (a: T, b: T) => number): T[] {
-  const merged: T[] = [];
-  let from = 0;
-  for (const row of few) {
-    let low = from;
-    let high = many.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (compare(many[middle]!, row) <= 0) low = middle + 1;
-      else high = middle;
-    }
-    for (let at = from; at < low; at += 1) merged.push(many[at]!);
-    merged.push(row);
-    from = low;
-  }
-  for (let at = from; at < many.length; at += 1) merged.push(many[at]!);
-  return merged;
-}
