@@ -87,9 +87,18 @@ export function summarize(
   if (!edgeCount) for (const edge of analysis.graph.edges) edges[edge.kind] += 1;
   const reasons = { external: 0, dynamic: 0, unknown: 0 };
   const reasonsByLanguage = new Map<Language, { external: number; dynamic: number; unknown: number }>();
+  // Calls come in canonical order, a file's together: its language is looked up once.
+  let lastFile: string | undefined;
+  let lastLanguage: Language | undefined;
   for (const call of analysis.graph.unresolved) {
     reasons[call.reason] += 1;
-    const language = languageOfPath(call.from.split('#')[0]!);
+    const hash = call.from.indexOf('#');
+    const file = hash < 0 ? call.from : call.from.slice(0, hash);
+    if (file !== lastFile) {
+      lastFile = file;
+      lastLanguage = languageOfPath(file);
+    }
+    const language = lastLanguage;
     if (!language) continue;
     let counted = reasonsByLanguage.get(language);
     if (!counted) reasonsByLanguage.set(language, (counted = { external: 0, dynamic: 0, unknown: 0 }));

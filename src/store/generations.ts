@@ -75,6 +75,7 @@ export function writeGeneration(
     );
     insertGraphRows(database, generation, graph, details.files);
     writeStageRows(database, generation, organized, details.behaviorKeys);
+    writeHandbookRow(database, generation, organized);
     writeMemberRows(database, generation, organized);
     const insertTerms = database.prepare('INSERT INTO search_terms VALUES (?, ?, ?)');
     for (const [unit, terms] of searchTerms) insertTerms.run(generation, unit, terms);
@@ -178,7 +179,9 @@ export function updateGeneration(
       const removeSlot = database.prepare('DELETE FROM slots WHERE generation = ? AND id = ?');
       for (const id of slots.removed) removeSlot.run(generation, id);
     }
-    for (const table of [...(slots ? [] : ['slots']), 'stages', 'handbooks']) database.prepare(`DELETE FROM ${table} WHERE generation = ?`).run(generation);
+    // Stages kept whole since the last write (the organizer hands back the very same list) keep their rows; the overview is new.
+    const stagesKept = stored !== undefined && stored.organized.stages === organized.stages;
+    for (const table of [...(slots ? [] : ['slots']), ...(stagesKept ? [] : ['stages']), 'handbooks']) database.prepare(`DELETE FROM ${table} WHERE generation = ?`).run(generation);
     // A replaced file's rows went with it, its heritage edges among them.
     const replacedUnits = new Set(rows.units.map((unit) => unit.id));
     const fileHeritage = changedHeritage ? [] : heritage.filter((edge) => replacedUnits.has(edge.from));
@@ -189,7 +192,8 @@ export function updateGeneration(
       slots: slots ? slots.written : graph.slots,
       unresolved: rows.unresolved,
     }, details.files);
-    writeStageRows(database, generation, organized, details.behaviorKeys);
+    if (!stagesKept) writeStageRows(database, generation, organized, details.behaviorKeys);
+    writeHandbookRow(database, generation, organized);
     updateMemberRows(database, generation, organized, stored?.organized);
     for (const unit of update.replaceTerms) {
       statement.deleteTerms.run(generation, unit);
@@ -233,6 +237,9 @@ function writeStageRows(database: HandbookDatabase, generation: number, organize
   for (const stage of organized.stages) {
     insertStage.run(generation, stage.id, stage.name, stage.description, stage.summary, stage.position, JSON.stringify(stage.entryPoints), JSON.stringify(stage.exits), JSON.stringify(stage.behaviors), behaviorKeys?.get(stage.id) ?? '');
   }
+}
+
+function writeHandbookRow(database: HandbookDatabase, generation: number, organized: OrganizedHandbook): void {
   database.prepare('INSERT INTO handbooks VALUES (?, ?, ?, ?)').run(generation, JSON.stringify(organized.stager), JSON.stringify(organized.overview), JSON.stringify(organized.unassigned));
 }
 

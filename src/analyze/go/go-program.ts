@@ -82,9 +82,9 @@ export class GoProgram {
       for (const [symbol, fact] of Object.entries(facts.types)) this.types.set(`${path}#${symbol}`, { id: `${path}#${symbol}`, file: path, fact });
       for (const [symbol, fact] of Object.entries(facts.functions)) this.functions.set(`${path}#${symbol}`, { file: path, fact });
     }
-    for (const [id, { file, fact }] of [...this.functions].sort(([a], [b]) => compareText(a, b))) {
-      if (fact.receiver === undefined) continue;
-      const typeId = this.packageNames.get(this.scopes.get(file)!.packageKey!)?.get(fact.receiver);
+    // Methods in id order, so that the first of two with one name (`~2`) is the same in any file order.
+    for (const [id, { file, fact }] of [...this.functions].filter(([, { fact }]) => fact.receiver !== undefined).sort(([a], [b]) => compareText(a, b))) {
+      const typeId = this.packageNames.get(this.scopes.get(file)!.packageKey!)?.get(fact.receiver!);
       if (typeId === undefined || !this.types.has(typeId)) continue;
       const symbol = id.slice(id.lastIndexOf('#') + 1);
       const name = symbol.slice(symbol.lastIndexOf('.') + 1).replace(/~\d+$/, '');

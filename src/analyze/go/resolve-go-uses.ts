@@ -32,12 +32,14 @@ export function declaredNamesOf(program: GoProgram): DeclaredNames {
   const methods: DeclaredNames['methods'] = new Map();
   const fields = new Set<string>();
   for (const entry of program.types.values()) for (const name in entry.fact.fields) fields.add(name);
-  for (const unit of [...program.units.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
-    if (unit.kind !== 'method') continue;
+  const methodUnits = [...program.units.values()].filter((unit) => unit.kind === 'method').sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  for (const unit of methodUnits) {
     const shape = program.functionFact(unit.id);
     if (!shape) continue;
     const name = unit.symbol.slice(unit.symbol.lastIndexOf('.') + 1).replace(/~\d+$/, '');
-    methods.set(name, [...(methods.get(name) ?? []), { id: unit.id, shape }]);
+    const list = methods.get(name);
+    if (list) list.push({ id: unit.id, shape });
+    else methods.set(name, [{ id: unit.id, shape }]);
   }
   return { methods, fields };
 }
