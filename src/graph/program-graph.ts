@@ -138,9 +138,12 @@ export class ProgramGraph {
   }
 
   /** The edges of some kinds, in the order of `edges`: a pass over a few kinds need not read the rest. */
-  edgesOfKinds(kinds: Iterable<EdgeKind>): Edge[] {
+  edgesOfKinds(kinds: Iterable<EdgeKind>): readonly Edge[] {
+    const distinct = [...new Set(kinds)];
+    // One kind is its own list, not a copy: a sync asks for the writes and the reads this way.
+    if (distinct.length === 1) return this.byKind.get(distinct[0]!) ?? [];
     // `edges` is ordered by kind first, so the kinds in text order keep that order.
-    return [...new Set(kinds)].sort().flatMap((kind) => this.byKind.get(kind) ?? []);
+    return distinct.sort().flatMap((kind) => this.byKind.get(kind) ?? []);
   }
 
   /** How many edges of each kind, all edges counted (a pass over every edge costs a sync more than this lookup). */

@@ -16,6 +16,7 @@ export function buildStateRegister(graph: ProgramGraph, primaryStageOf: Readonly
   slots.forEach((slot, position) => positionOf.set(slot.id, position));
   const writers: Array<StateAccessRecord[] | undefined> = new Array(slots.length);
   const readers: Array<StateAccessRecord[] | undefined> = new Array(slots.length);
+  const touched: number[] = [];
   for (const [kind, lists] of [['writes', writers], ['reads', readers]] as const) {
     let from = '';
     let isUnit = false;
@@ -27,22 +28,29 @@ export function buildStateRegister(graph: ProgramGraph, primaryStageOf: Readonly
       if (!isUnit) continue;
       const position = positionOf.get(edge.to);
       if (position === undefined) continue;
-      (lists[position] ??= []).push({ unit: edge.from, lines: edge.lines });
+      const list = lists[position];
+      if (list) list.push({ unit: edge.from, lines: edge.lines });
+      else {
+        lists[position] = [{ unit: edge.from, lines: edge.lines }];
+        touched.push(position);
+      }
     }
   }
   const entries: RegisterEntry[] = [];
-  slots.forEach((slot, position) => {
+  // Only slots some unit touches can be entries: most of a large graph's slots are read by one unit or none.
+  for (const position of [...new Set(touched)].sort((a, b) => a - b)) {
+    const slot = slots[position]!;
     const written = writers[position] ?? [];
     const read = readers[position] ?? [];
-    if (written.length + read.length < 2) return;
+    if (written.length + read.length < 2) continue;
     const accessors = new Set<string>();
     for (const access of written) accessors.add(access.unit);
     for (const access of read) accessors.add(access.unit);
-    if (accessors.size < 2) return;
+    if (accessors.size < 2) continue;
     const stages = [...new Set([...accessors].map((unit) => primaryStageOf.get(unit)).filter((stage): stage is string => stage !== undefined))]
       .sort((a, b) => (stageOrder.get(a) ?? 0) - (stageOrder.get(b) ?? 0) || (a < b ? -1 : 1));
     entries.push({ slot: slot.id, kind: slot.kind, owner: slot.owner, type: slot.type, file: slot.file, line: slot.line, writers: written.sort(byUnit), readers: read.sort(byUnit), stages });
-  });
+  }
   return entries;
 }
 

@@ -97,4 +97,33 @@ describe('kept finished resolutions', () => {
       }
     });
   }
+
+  it('Go: a body edit that changes what a local holds resolves against the new local, not an answer the kept program gave', async () => {
+    const directory = scratchDirectory();
+    scratch.push(directory);
+    const repo = path.join(directory, 'repo');
+    const files: Record<string, string> = {
+      'go.mod': 'module example.com/app\n\ngo 1.22\n',
+      'app/peers.go': 'package app\n\ntype Client struct{}\n\nfunc (c *Client) Send() {}\n\ntype Server struct{}\n\nfunc (s *Server) Send() {}\n\nfunc NewClient() *Client { return &Client{} }\n\nfunc NewServer() *Server { return &Server{} }\n',
+      'app/run.go': 'package app\n\nfunc Run() {\n\tpeer := NewClient()\n\tpeer.Send()\n}\n',
+    };
+    for (const [file, text] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(repo, file)), { recursive: true });
+      writeFileSync(path.join(repo, file), text);
+    }
+    const database = path.join(directory, 'handbook.db');
+    await buildHandbook(repo, { database });
+    const live = await LiveHandbook.open(repo, { database });
+    const calls = (): string[] => graphOf(repo, database).edges.filter((edge) => edge.kind === 'calls' && edge.from === 'app/run.go#Run').map((edge) => edge.to).sort();
+    try {
+      await live.sync();
+      expect(calls()).toEqual(['app/peers.go#Client.Send', 'app/peers.go#NewClient']);
+      changeFile(repo, 'app/run.go', (text) => text.replace('peer := NewClient()', 'peer := NewServer()'));
+      await live.sync();
+      await expectSameAsColdBuild(repo, database, 'the local holds another type');
+      expect(calls()).toEqual(['app/peers.go#NewServer', 'app/peers.go#Server.Send']);
+    } finally {
+      live.close();
+    }
+  });
 });

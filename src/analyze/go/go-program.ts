@@ -95,6 +95,31 @@ export class GoProgram {
     this.members = new MemberIndex(this);
   }
 
+  /**
+   * Takes in new extractions of some files whose surface (see resolve-go-files.ts: package,
+   * imports, declarations, types, functions, variables, units, all without positions) is what
+   * this program was built from: the tables derived from surfaces stand, and the answers it
+   * memoized are position-free, so only what carries positions is replaced (facts, units, type and
+   * function entries) and what the files' own locals and variables answered is forgotten. A
+   * rebuild of the whole program for a body edit is most of a sync's resolution otherwise.
+   */
+  patch(changed: ReadonlyMap<string, ExtractedFile<GoFacts>>): void {
+    for (const [path, extracted] of changed) {
+      this.facts.set(path, extracted.facts);
+      for (const unit of extracted.units) this.units.set(unit.id, unit);
+      for (const [symbol, fact] of Object.entries(extracted.facts.types)) {
+        const id = `${path}#${symbol}`;
+        if (this.types.has(id)) this.types.set(id, { id, file: path, fact });
+      }
+      for (const [symbol, fact] of Object.entries(extracted.facts.functions)) {
+        const id = `${path}#${symbol}`;
+        if (this.functions.has(id)) this.functions.set(id, { file: path, fact });
+      }
+    }
+    this.localValues.forget((file) => changed.has(file));
+    this.variableValues.forget((id) => changed.has(id.slice(0, id.lastIndexOf('#'))));
+  }
+
   factsOf(file: string): GoFacts | undefined {
     return this.facts.get(file);
   }

@@ -6,7 +6,7 @@ import { KeptUses, surfaceKey, unitsSurface } from '../syntax/kept-uses.js';
 import type { GoFacts } from './go-facts.js';
 import { GoPackages } from './go-packages.js';
 import { GoProgram } from './go-program.js';
-import { declaredNamesOf, fieldSlot, type FileUses, resolveGoUses } from './resolve-go-uses.js';
+import { type DeclaredNames, declaredNamesOf, fieldSlot, type FileUses, resolveGoUses } from './resolve-go-uses.js';
 
 /** What resolving another Go file can read of this one (see surfaceKey): its package, imports, declarations and units. */
 function surfaceOf(extracted: ExtractedFile<GoFacts>): string {
@@ -20,6 +20,9 @@ function surfaceOf(extracted: ExtractedFile<GoFacts>): string {
 /** Each file's uses, kept for the next resolution of the same session's files. */
 const KEPT = new KeptUses<GoFacts, FileUses>(surfaceOf);
 
+/** The program and method names of a session's last resolution, and the files they were built from. */
+const PROGRAMS = new WeakMap<object, { files: ReadonlyMap<string, ExtractedFile<GoFacts>>; program: GoProgram; names: DeclaredNames }>();
+
 /**
  * Resolves every Go file at once: imports, containment, calls, references, state and the
  * heritage of types, by each file's package scope and imports and the types of the whole
@@ -27,9 +30,19 @@ const KEPT = new KeptUses<GoFacts, FileUses>(surfaceOf);
  * resolution.
  */
 export function resolveGoFiles(files: ReadonlyMap<string, ExtractedFile<GoFacts>>, memo?: object): ResolvedFiles {
-  const program = new GoProgram(files);
-  const names = declaredNamesOf(program);
   const kept = KEPT.reusable(files, memo);
+  const last = memo ? PROGRAMS.get(memo) : undefined;
+  let program: GoProgram;
+  let names: DeclaredNames;
+  if (kept && last) {
+    // No file shows the others another surface: the last program stands, patched with the files that changed.
+    ({ program, names } = last);
+    program.patch(new Map([...files].filter(([path, extracted]) => last.files.get(path) !== extracted)));
+  } else {
+    program = new GoProgram(files);
+    names = declaredNamesOf(program);
+  }
+  if (memo) PROGRAMS.set(memo, { files, program, names });
   const uses = new Map<string, FileUses>();
   for (const path of program.paths) uses.set(path, kept?.get(path) ?? resolveGoUses(program, path, program.factsOf(path)!.uses, names));
   KEPT.remember(memo, files, uses);

@@ -11,6 +11,11 @@ export class Memo<V> {
 
   constructor(private readonly whileUnderWay: V) {}
 
+  /** Drops the answers whose first key passes `test`: what a patched program must compute again. */
+  forget(test: (first: string) => boolean): void {
+    for (const first of this.answers.keys()) if (test(first)) this.answers.delete(first);
+  }
+
   get(first: string, second: string | number, compute: () => V): V {
     let answers = this.answers.get(first);
     if (answers === undefined) this.answers.set(first, (answers = new Map()));
