@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // Behaviour localization on the dev sets: runs ../shared/bench/score.mjs for each set whose checkout
 // is present (see scripts/bench-sets.mjs), and prints the table.
-// Usage: npm run bench:ask [-- --set gemini-cli] [-- --plan] [-- --per-request]
+// Usage: npm run bench:ask [-- --set gemini-cli] [-- --plan] [-- --per-request] [-- --save DIR]
+// Ends with the mean over the sets, BM25's, and the worst set per metric; --save keeps the reports for bench:compare.
+import { ASK_METRICS, crossSetSummary, PLAN_METRICS, summaryTable } from './cross-set.mjs';
 import { benchArguments, scoreSets } from './bench-sets.mjs';
 
-const { only, has } = benchArguments();
-const rows = scoreSets({ only, plan: has('--plan') });
+const { only, save, has } = benchArguments();
+const rows = scoreSets({ only, plan: has('--plan'), save });
 if (has('--per-request')) {
   for (const { report } of rows) for (const row of report.per_request) console.log(`  ${row.id}  hit5 ${row.hit5} fileR10 ${row.fileR10.toFixed(2)} symR10 ${row.symR10.toFixed(2)} all10 ${row.all10}`);
 }
@@ -18,6 +20,9 @@ for (const { name, report } of rows) {
   console.log(`| ${name} | BM25 baseline | ${metric(report.baseline)} | | | |`);
   console.log(`| ${name} | harness-handbook (offline) | ${metric(report.project)} | ${report.build_s.toFixed(1)} s | ${report.ask_ms_median} ms | ${(share(report) * 100).toFixed(1)}% |`);
 }
+
+if (rows.length > 0) for (const line of summaryTable(crossSetSummary(rows, ASK_METRICS, false), rows.length)) console.log(line);
+if (rows.length > 0 && has('--plan')) for (const line of summaryTable(crossSetSummary(rows, PLAN_METRICS, true), rows.length)) console.log(line);
 
 // The issue's targets: each quality metric on each set, no metric under the baseline, and the answer within 5% of a cold build on gemini-cli.
 const TARGETS = { hit5: 0.9, fileR10: 0.75, symR10: 0.45, all10: 0.55 };

@@ -4,11 +4,13 @@
 // `plan "REQUEST" --repo DIR --json` for every "change" request and scores its `targets` (file and
 // symbol precision/recall/F1) against the primary gold, beside its BM25 baseline plan. Prints each
 // set's plan scores next to the baseline, and the command.
-// Usage: npm run build && npm run bench:plan [-- --set gemini-cli] [-- --per-request]
+// Usage: npm run build && npm run bench:plan [-- --set gemini-cli] [-- --per-request] [-- --save DIR]
+// Ends with the mean over the sets, BM25's, and the worst set per F1; --save keeps the reports for bench:compare --plan.
+import { crossSetSummary, PLAN_METRICS, summaryTable } from './cross-set.mjs';
 import { benchArguments, scoreSets } from './bench-sets.mjs';
 
-const { only, has } = benchArguments();
-const rows = scoreSets({ only, plan: true });
+const { only, save, has } = benchArguments();
+const rows = scoreSets({ only, plan: true, save });
 if (has('--per-request')) {
   for (const { report } of rows) {
     for (const row of report.plan_per_request) console.log(`  ${row.id}  file P/R/F1 ${row.fileP.toFixed(2)}/${row.fileR.toFixed(2)}/${row.fileF1.toFixed(2)}  symbol P/R/F1 ${row.symP.toFixed(2)}/${row.symR.toFixed(2)}/${row.symF1.toFixed(2)}`);
@@ -24,6 +26,8 @@ for (const { name, report } of rows) {
   console.log(`| ${name} | harness-handbook plan (offline) | ${requests} | ${metric(report.plan)} | ${report.plan_failures.length} |`);
 }
 for (const { name, report } of rows) for (const failure of report.plan_failures) console.log(`- ${name} failed plan: ${failure}`);
+
+if (rows.length > 0) for (const line of summaryTable(crossSetSummary(rows, PLAN_METRICS, true), rows.length)) console.log(line);
 
 // The issue's targets for the offline planner on each dev set.
 const TARGETS = { fileF1: 0.7, symF1: 0.45 };

@@ -2,7 +2,7 @@
 // ($BENCH_REPOS, default /tmp/repos; see ../shared/bench/README.md), runs ../shared/bench/score.mjs
 // against the built CLI and returns its JSON report with the exact command that produced it.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,10 +44,11 @@ export function presentSets(only) {
   return present;
 }
 
-/** Scores every present set (or only `only`); `plan` adds score.mjs --plan. */
-export function scoreSets({ only, plan }) {
+/** Scores every present set (or only `only`); `plan` adds score.mjs --plan; `save` keeps each report as DIR/SET.json (for bench-compare). */
+export function scoreSets({ only, plan, save }) {
   const cli = builtCli();
-  const scratch = mkdtempSync(path.join(os.tmpdir(), 'handbook-bench-'));
+  if (save) mkdirSync(save, { recursive: true });
+  const scratch = save ?? mkdtempSync(path.join(os.tmpdir(), 'handbook-bench-'));
   const rows = [];
   for (const { name, repo, file } of presentSets(only)) {
     const out = path.join(scratch, `${name}.json`);
@@ -60,8 +61,10 @@ export function scoreSets({ only, plan }) {
   return rows;
 }
 
-/** The options both scripts take: `--set NAME` and flags. */
+/** The options both scripts take: `--set NAME`, `--save DIR` and flags. */
 export function benchArguments() {
   const args = process.argv.slice(2);
-  return { only: args.includes('--set') ? args[args.indexOf('--set') + 1] : undefined, has: (flag) => args.includes(flag) };
+  const value = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+  const save = value('--save');
+  return { only: value('--set'), save: save && path.resolve(save), has: (flag) => args.includes(flag) };
 }
