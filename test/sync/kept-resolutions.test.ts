@@ -57,6 +57,20 @@ afterEach(() => {
   for (const directory of scratch.splice(0)) rmSync(directory, { recursive: true, force: true });
 });
 
+/** Writes the files into a new repository, builds it and opens it kept open, as `watch` does. */
+async function openRepository(files: Record<string, string>): Promise<{ repo: string; database: string; live: LiveHandbook }> {
+  const directory = scratchDirectory();
+  scratch.push(directory);
+  const repo = path.join(directory, 'repo');
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(repo, file)), { recursive: true });
+    writeFileSync(path.join(repo, file), text);
+  }
+  const database = path.join(directory, 'handbook.db');
+  await buildHandbook(repo, { database });
+  return { repo, database, live: await LiveHandbook.open(repo, { database }) };
+}
+
 function graphOf(repo: string, database: string): { edges: Array<{ kind: string; from: string; to: string }>; slots: Array<{ id: string; line: number }> } {
   return handbookContent(repo, database).graph as never;
 }
@@ -64,16 +78,7 @@ function graphOf(repo: string, database: string): { edges: Array<{ kind: string;
 describe('kept finished resolutions', () => {
   for (const testCase of CASES) {
     it(`${testCase.language}: another file's field line${testCase.turnState ? ' and a variable turned state reach' : ' reaches'} a file whose uses were kept`, async () => {
-      const directory = scratchDirectory();
-      scratch.push(directory);
-      const repo = path.join(directory, 'repo');
-      for (const [file, text] of Object.entries(testCase.files)) {
-        mkdirSync(path.dirname(path.join(repo, file)), { recursive: true });
-        writeFileSync(path.join(repo, file), text);
-      }
-      const database = path.join(directory, 'handbook.db');
-      await buildHandbook(repo, { database });
-      const live = await LiveHandbook.open(repo, { database });
+      const { repo, database, live } = await openRepository(testCase.files);
       try {
         await live.sync();
         const lineBefore = graphOf(repo, database).slots.find((slot) => slot.id === testCase.fieldSlot)?.line;
@@ -99,21 +104,12 @@ describe('kept finished resolutions', () => {
   }
 
   it('Go: a body edit that changes what a local holds resolves against the new local, not an answer the kept program gave', async () => {
-    const directory = scratchDirectory();
-    scratch.push(directory);
-    const repo = path.join(directory, 'repo');
     const files: Record<string, string> = {
       'go.mod': 'module example.com/app\n\ngo 1.22\n',
       'app/peers.go': 'package app\n\ntype Client struct{}\n\nfunc (c *Client) Send() {}\n\ntype Server struct{}\n\nfunc (s *Server) Send() {}\n\nfunc NewClient() *Client { return &Client{} }\n\nfunc NewServer() *Server { return &Server{} }\n',
       'app/run.go': 'package app\n\nfunc Run() {\n\tpeer := NewClient()\n\tpeer.Send()\n}\n',
     };
-    for (const [file, text] of Object.entries(files)) {
-      mkdirSync(path.dirname(path.join(repo, file)), { recursive: true });
-      writeFileSync(path.join(repo, file), text);
-    }
-    const database = path.join(directory, 'handbook.db');
-    await buildHandbook(repo, { database });
-    const live = await LiveHandbook.open(repo, { database });
+    const { repo, database, live } = await openRepository(files);
     const calls = (): string[] => graphOf(repo, database).edges.filter((edge) => edge.kind === 'calls' && edge.from === 'app/run.go#Run').map((edge) => edge.to).sort();
     try {
       await live.sync();
@@ -122,6 +118,36 @@ describe('kept finished resolutions', () => {
       await live.sync();
       await expectSameAsColdBuild(repo, database, 'the local holds another type');
       expect(calls()).toEqual(['app/peers.go#NewServer', 'app/peers.go#Server.Send']);
+    } finally {
+      live.close();
+    }
+  });
+
+  it('Rust: a body edit that changes what a local holds, and lines shifted above an impl, reach a patched program', async () => {
+    const files: Record<string, string> = {
+      'Cargo.toml': '[package]\nname = "app"\nversion = "0.1.0"\nedition = "2021"\n',
+      'src/lib.rs': 'pub mod peers;\npub mod run;\n',
+      'src/peers.rs': 'pub trait Peer {\n    fn send(&self);\n}\n\npub struct Client;\n\nimpl Client {\n    pub fn new() -> Client {\n        Client\n    }\n    pub fn send(&self) {}\n}\n\npub struct Server;\n\nimpl Server {\n    pub fn new() -> Server {\n        Server\n    }\n    pub fn send(&self) {}\n}\n\nimpl Peer for Server {\n    fn send(&self) {}\n}\n',
+      'src/run.rs': 'use crate::peers::{Client, Server};\n\npub fn run() {\n    let peer = Client::new();\n    peer.send();\n}\n',
+    };
+    const { repo, database, live } = await openRepository(files);
+    const graph = (): { edges: Array<{ kind: string; from: string; to: string; lines: number[] }> } => handbookContent(repo, database).graph as never;
+    const calls = (): string[] => graph().edges.filter((edge) => edge.kind === 'calls' && edge.from === 'src/run.rs#run').map((edge) => edge.to).sort();
+    const implementsLine = (): number[] | undefined => graph().edges.find((edge) => edge.kind === 'implements' && edge.from === 'src/peers.rs#Server')?.lines;
+    try {
+      await live.sync();
+      expect(calls()).toEqual(['src/peers.rs#Client.new', 'src/peers.rs#Client.send']);
+      changeFile(repo, 'src/run.rs', (text) => text.replace('let peer = Client::new();', 'let peer = Server::new();'));
+      await live.sync();
+      await expectSameAsColdBuild(repo, database, 'the local holds another type');
+      expect(calls()).toEqual(['src/peers.rs#Server.new', 'src/peers.rs#Server.send']);
+
+      const before = implementsLine();
+      expect(before).toBeDefined();
+      changeFile(repo, 'src/peers.rs', (text) => `// Peers the runner talks to.\n// Two kinds.\n\n${text}`);
+      await live.sync();
+      await expectSameAsColdBuild(repo, database, 'lines shifted above the impl');
+      expect(implementsLine()).toEqual(before!.map((line) => line + 3));
     } finally {
       live.close();
     }

@@ -2,7 +2,7 @@ import type { Slot, Unit } from '../../graph/model.js';
 import type { ExtractedFile, ResolvedFiles } from '../front-end.js';
 import type { EdgeSink } from '../syntax/edge-sink.js';
 import { finishFiles } from '../syntax/kept-resolutions.js';
-import { KeptUses, surfaceKey, unitsSurface } from '../syntax/kept-uses.js';
+import { KeptPrograms, KeptUses, surfaceKey, unitsSurface } from '../syntax/kept-uses.js';
 import type { GoFacts } from './go-facts.js';
 import { GoPackages } from './go-packages.js';
 import { GoProgram } from './go-program.js';
@@ -20,8 +20,8 @@ function surfaceOf(extracted: ExtractedFile<GoFacts>): string {
 /** Each file's uses, kept for the next resolution of the same session's files. */
 const KEPT = new KeptUses<GoFacts, FileUses>(surfaceOf);
 
-/** The program and method names of a session's last resolution, and the files they were built from. */
-const PROGRAMS = new WeakMap<object, { files: ReadonlyMap<string, ExtractedFile<GoFacts>>; program: GoProgram; names: DeclaredNames }>();
+/** The program and method names of a session's last resolution. */
+const PROGRAMS = new KeptPrograms<GoFacts, { program: GoProgram; names: DeclaredNames }>();
 
 /**
  * Resolves every Go file at once: imports, containment, calls, references, state and the
@@ -31,18 +31,17 @@ const PROGRAMS = new WeakMap<object, { files: ReadonlyMap<string, ExtractedFile<
  */
 export function resolveGoFiles(files: ReadonlyMap<string, ExtractedFile<GoFacts>>, memo?: object): ResolvedFiles {
   const kept = KEPT.reusable(files, memo);
-  const last = memo ? PROGRAMS.get(memo) : undefined;
-  let program: GoProgram;
-  let names: DeclaredNames;
-  if (kept && last) {
-    // No file shows the others another surface: the last program stands, patched with the files that changed.
-    ({ program, names } = last);
-    program.patch(new Map([...files].filter(([path, extracted]) => last.files.get(path) !== extracted)));
-  } else {
-    program = new GoProgram(files);
-    names = declaredNamesOf(program);
-  }
-  if (memo) PROGRAMS.set(memo, { files, program, names });
+  // When no file shows the others another surface, the last program stands, patched with the files that changed.
+  const { program, names } = PROGRAMS.program(
+    files,
+    memo,
+    kept !== undefined,
+    () => {
+      const built = new GoProgram(files);
+      return { program: built, names: declaredNamesOf(built) };
+    },
+    (last, changed) => last.program.patch(changed),
+  );
   const uses = new Map<string, FileUses>();
   for (const path of program.paths) uses.set(path, kept?.get(path) ?? resolveGoUses(program, path, program.factsOf(path)!.uses, names));
   KEPT.remember(memo, files, uses);

@@ -41,6 +41,8 @@ export class ImplIndex {
   private readonly traits = new Map<string, { file: string; fact: TraitFact; supertraits: string[] }>();
   /** Trait method names → the traits that declare them, for calls tied by name. */
   readonly traitsByMethod = new Map<string, string[]>();
+  /** Where each heritage edge's line is read from: its file, and the line in that file's facts. */
+  private readonly heritageLines: Array<{ file: string; line: (facts: RustFacts) => number | undefined }> = [];
 
   constructor(source: ImplSource) {
     for (const file of source.paths) {
@@ -56,15 +58,17 @@ export class ImplIndex {
       }
     }
     for (const [id, trait] of this.traits) {
-      for (const supertrait of trait.fact.supertraits) {
+      const symbol = id.slice(trait.file.length + 1);
+      trait.fact.supertraits.forEach((supertrait, position) => {
         const resolved = source.traitOf(trait.file, supertrait.type).id;
-        if (resolved === undefined || resolved === id) continue;
+        if (resolved === undefined || resolved === id) return;
         trait.supertraits.push(resolved);
         this.heritage.push({ kind: 'extends', from: id, to: resolved, line: supertrait.line });
-      }
+        this.heritageLines.push({ file: trait.file, line: (facts) => facts.traits[symbol]?.supertraits[position]?.line });
+      });
     }
     for (const file of source.paths) {
-      for (const impl of source.factsOf(file)!.impls) {
+      for (const [position, impl] of source.factsOf(file)!.impls.entries()) {
         const typeId = source.typeUnit(file, impl.selfType);
         if (typeId === undefined) continue;
         const members: Record<string, string> = Object.create(null);
@@ -81,9 +85,27 @@ export class ImplIndex {
         if (trait.id !== undefined) {
           push(this.byTrait, trait.id, entry);
           this.heritage.push({ kind: 'implements', from: typeId, to: trait.id, line: impl.line });
+          this.heritageLines.push({ file, line: (facts) => facts.impls[position]?.line });
         }
       }
     }
+  }
+
+  /**
+   * Takes in new facts of files whose surface is what the index was built from (the same traits,
+   * supertraits and impls, in the same order): what resolved stands, and only what carries
+   * positions is replaced, the traits' facts and the heritage edges' lines.
+   */
+  patch(changed: ReadonlyMap<string, RustFacts>): void {
+    for (const [id, trait] of this.traits) {
+      const facts = changed.get(trait.file);
+      if (facts) trait.fact = facts.traits[id.slice(trait.file.length + 1)] ?? trait.fact;
+    }
+    this.heritageLines.forEach((source, position) => {
+      const facts = changed.get(source.file);
+      const line = facts && source.line(facts);
+      if (line !== undefined) this.heritage[position]!.line = line;
+    });
   }
 
   /** The method or associated fn a type has by a name: its own impls' first, then its trait impls', then its traits' defaults. */

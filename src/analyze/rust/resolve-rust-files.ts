@@ -4,9 +4,9 @@ import { EdgeSink } from '../syntax/edge-sink.js';
 import { fileOfKey } from './crate-index.js';
 import type { RustFacts } from './rust-facts.js';
 import { RustProgram } from './rust-program.js';
-import { declaredNamesOf, fieldSlot, resolveUses, type FileUses } from './resolve-uses.js';
+import { type DeclaredNames, declaredNamesOf, fieldSlot, resolveUses, type FileUses } from './resolve-uses.js';
 import { finishFiles } from '../syntax/kept-resolutions.js';
-import { KeptUses, surfaceKey, unitsSurface } from '../syntax/kept-uses.js';
+import { KeptPrograms, KeptUses, surfaceKey, unitsSurface } from '../syntax/kept-uses.js';
 
 /** What resolving another Rust file can read of this one (see surfaceKey): its modules, imports, items, macros, types, traits, impls, functions, statics and units. */
 function surfaceOf(extracted: ExtractedFile<RustFacts>): string {
@@ -16,6 +16,9 @@ function surfaceOf(extracted: ExtractedFile<RustFacts>): string {
 
 /** Each file's uses, kept for the next resolution of the same session's files. */
 const KEPT = new KeptUses<RustFacts, FileUses>(surfaceOf);
+
+/** The program and method names of a session's last resolution. */
+const PROGRAMS = new KeptPrograms<RustFacts, { program: RustProgram; names: DeclaredNames }>();
 import type { Landing } from './rust-values.js';
 
 /**
@@ -24,9 +27,18 @@ import type { Landing } from './rust-values.js';
  * function of the extracted files: the same files in any order give the same resolution.
  */
 export function resolveRustFiles(files: ReadonlyMap<string, ExtractedFile<RustFacts>>, memo?: object): ResolvedFiles {
-  const program = new RustProgram(files);
-  const names = declaredNamesOf(program);
   const kept = KEPT.reusable(files, memo);
+  // When no file shows the others another surface, the last program stands, patched with the files that changed.
+  const { program, names } = PROGRAMS.program(
+    files,
+    memo,
+    kept !== undefined,
+    () => {
+      const built = new RustProgram(files);
+      return { program: built, names: declaredNamesOf(built) };
+    },
+    (last, changed) => last.program.patch(changed),
+  );
   const uses = new Map<string, FileUses>();
   for (const path of program.paths) uses.set(path, kept?.get(path) ?? resolveUses(program, path, program.factsOf(path)!.uses, names));
   KEPT.remember(memo, files, uses);

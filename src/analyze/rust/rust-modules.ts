@@ -37,6 +37,18 @@ export abstract class RustModules {
     this.crates = new CrateIndex(this.paths, (file) => this.facts.get(file)?.modules ?? []);
   }
 
+  /**
+   * Takes in new extractions of files whose surface is what the namespaces were built from: the
+   * crates, module trees and every answer about names stand (they carry no positions); the facts
+   * and units, which do, are replaced.
+   */
+  protected patchFiles(changed: ReadonlyMap<string, ExtractedFile<RustFacts>>): void {
+    for (const [path, extracted] of changed) {
+      this.facts.set(path, extracted.facts);
+      for (const unit of extracted.units) this.units.set(unit.id, unit);
+    }
+  }
+
   /** What a const or static holds. */
   protected abstract staticValue(id: string): Value;
 

@@ -32,6 +32,19 @@ export class RustProgram extends RustModules {
     this.impls = new ImplIndex(this);
   }
 
+  /**
+   * Takes in new extractions of some files whose surface (every fact but uses and locals, without
+   * positions) is what this program was built from. What was answered about names, types and
+   * returns stands: it carries no positions and follows from surfaces alone, and it stays as a cold
+   * build answers it (the impls are indexed in a mode of their own, so indexing them again would
+   * not). Facts, units and the impls' lines are replaced, and the changed files' locals forgotten.
+   */
+  patch(changed: ReadonlyMap<string, ExtractedFile<RustFacts>>): void {
+    this.patchFiles(changed);
+    this.impls.patch(new Map([...changed].map(([path, extracted]) => [path, extracted.facts])));
+    this.locals.forget((file) => changed.has(file));
+  }
+
   /** An associated item of the type or trait a unit names: a variant, an impl's fn or const, a trait's method (dispatched). */
   protected associatedItem(unitId: string, name: string): Landing {
     const target = this.typeUnitOfUnit(unitId);

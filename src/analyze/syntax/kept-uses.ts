@@ -105,3 +105,30 @@ export function copyOfUses<Uses extends ResolvedUses>(uses: Uses, currentSlot: (
     resolvedCallLines: [...uses.resolvedCallLines],
   };
 }
+
+/**
+ * A language's whole-program tables kept between resolutions of a session's files (in the memo
+ * object the session hands its front end), with the files they were built from. When no file
+ * shows the others another surface (KeptUses found its uses reusable), the last program is handed
+ * to `patch` with the files whose extraction changed; otherwise a new one is built.
+ */
+export class KeptPrograms<Facts, Program> {
+  private readonly memos = new WeakMap<object, { files: ReadonlyMap<string, ExtractedFile<Facts>>; program: Program }>();
+
+  program(
+    files: ReadonlyMap<string, ExtractedFile<Facts>>,
+    memo: object | undefined,
+    surfacesKept: boolean,
+    build: () => Program,
+    patch: (program: Program, changed: ReadonlyMap<string, ExtractedFile<Facts>>) => void,
+  ): Program {
+    const last = memo ? this.memos.get(memo) : undefined;
+    let program: Program;
+    if (surfacesKept && last) {
+      program = last.program;
+      patch(program, new Map([...files].filter(([path, extracted]) => last.files.get(path) !== extracted)));
+    } else program = build();
+    if (memo) this.memos.set(memo, { files, program });
+    return program;
+  }
+}
