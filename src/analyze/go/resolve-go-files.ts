@@ -1,6 +1,6 @@
-import type { Slot, Unit } from '../../graph/model.js';
 import type { ExtractedFile, ResolvedFiles } from '../front-end.js';
 import type { EdgeSink } from '../syntax/edge-sink.js';
+import { moduleVariableSlot } from '../syntax/file-resolution.js';
 import { finishFiles } from '../syntax/kept-resolutions.js';
 import { KeptPrograms, KeptUses, surfaceKey, unitsSurface } from '../syntax/kept-uses.js';
 import type { GoFacts } from './go-facts.js';
@@ -51,7 +51,7 @@ export function resolveGoFiles(files: ReadonlyMap<string, ExtractedFile<GoFacts>
     units: (path) => files.get(path)!.units,
     accesses: (fileUses) => fileUses.variables,
     currentSlot: (slot) => fieldSlot(program, slot.id),
-    state: { has: (id) => state.has(id), slotOf: (id) => moduleSlot(program.units.get(id)!) },
+    state: { has: (id) => state.has(id), slotOf: (id) => moduleVariableSlot(program.units.get(id)!) },
     addImports: (path, fileUses) => {
       const externalImports = new Set<string>();
       addImports(program, path, fileUses.sink, externalImports);
@@ -76,10 +76,6 @@ function stateVariables(program: GoProgram, uses: ReadonlyMap<string, FileUses>)
     }
   }
   return state;
-}
-
-function moduleSlot(unit: Unit): Slot {
-  return { id: unit.id, kind: 'module-variable', file: unit.file, owner: unit.file, name: unit.symbol, line: unit.startLine, type: '' };
 }
 
 /**

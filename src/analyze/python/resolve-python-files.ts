@@ -1,6 +1,7 @@
-import type { Slot, Unit } from '../../graph/model.js';
+import type { Slot } from '../../graph/model.js';
 import type { ExtractedFile, ResolvedFiles } from '../front-end.js';
 import { EdgeSink } from '../syntax/edge-sink.js';
+import { moduleVariableSlot } from '../syntax/file-resolution.js';
 import { finishFiles } from '../syntax/kept-resolutions.js';
 import { KeptUses } from '../syntax/kept-uses.js';
 import type { PythonFacts } from './python-facts.js';
@@ -29,7 +30,7 @@ export function resolvePythonFiles(files: ReadonlyMap<string, ExtractedFile<Pyth
     units: (path) => files.get(path)!.units,
     accesses: (fileUses) => fileUses.variables,
     currentSlot: (slot) => currentSlot(program, slot),
-    state: { has: (id) => state.has(id), slotOf: (id) => moduleSlot(program.units.get(id)!) },
+    state: { has: (id) => state.has(id), slotOf: (id) => moduleVariableSlot(program.units.get(id)!) },
     addImports: (path, fileUses) => {
       const externalImports = new Set<string>();
       addImports(program, path, fileUses.sink, externalImports);
@@ -64,10 +65,6 @@ function stateVariables(program: PythonProgram, uses: ReadonlyMap<string, FileUs
     }
   }
   return state;
-}
-
-function moduleSlot(unit: Unit): Slot {
-  return { id: unit.id, kind: 'module-variable', file: unit.file, owner: unit.file, name: unit.symbol, line: unit.startLine, type: '' };
 }
 
 /**

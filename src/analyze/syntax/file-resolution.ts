@@ -12,6 +12,11 @@ export interface VariableAccess {
   write: boolean;
 }
 
+/** The slot of a module-level variable that is state: the variable's unit, owned by its file. */
+export function moduleVariableSlot(unit: Unit): Slot {
+  return { id: unit.id, kind: 'module-variable', file: unit.file, owner: unit.file, name: unit.symbol, line: unit.startLine, type: '' };
+}
+
 /**
  * One file's rows, finished the same way by every syntax front end once its uses are resolved and
  * the language's state is known: its units' containment, each access to a variable that some code
