@@ -195,6 +195,11 @@ export class TypeScriptSession {
     }
 
     const fileSetChanged = current.size !== this.files.size || [...current.keys()].some((path) => !this.files.has(path));
+    // An edit in another language leaves every file as it was: the program and every resolution stand, and
+    // building the program and its checker again would cost a sync of a mostly-Go or -Rust tree a tenth of its time.
+    if (fullReason === undefined && previous && this.program && !fileSetChanged && [...current].every(([path, file]) => this.files.get(path) === file)) {
+      return { added: [], modified: [], removed: [], skipped: [], resolved: 0, resolvedPaths: [], resolvedInPart: 0, unitsBefore: [], unitsAfter: [], unitCountBefore: [...previous.values()].reduce((sum, file) => sum + file.units.length, 0) };
+    }
     const removed = [...this.files.keys()].filter((path) => !current.has(path));
     for (const path of removed) this.sourceFiles.delete(this.files.get(path)!.absolute);
 
