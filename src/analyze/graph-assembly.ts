@@ -1,4 +1,4 @@
-import { type Edge, HERITAGE_KINDS, type ProgramGraphData, type Slot, type SourceFileRecord, type Unit, type UnresolvedCall } from '../graph/model.js';
+import { type Edge, type ProgramGraphData, type Slot, type SourceFileRecord, type Unit, type UnresolvedCall } from '../graph/model.js';
 import { canonicalize, compareEdges, compareFiles, compareSlots, compareUnits, compareUnresolved } from '../graph/order.js';
 
 /** A file's rows in the graph: what an assembly takes out when the file changes. */
@@ -18,7 +18,7 @@ export interface FileRows {
  * file's rows never ties) and each list is in a total order.
  */
 export class GraphAssembly {
-  private assembled: { graph: ProgramGraphData; rows: Map<string, FileRows> } | undefined;
+  private assembled: { graph: ProgramGraphData; rows: Map<string, FileRows>; slotsOf: Map<string, readonly Slot[]>; heritage: readonly Edge[] } | undefined;
   private changed: Set<string> | 'all' = 'all';
 
   /** The next assembly starts over (a full refresh, or the first). */
@@ -37,16 +37,15 @@ export class GraphAssembly {
    * id gives its slot), each file's rows and slots, and the language's heritage edges.
    */
   assemble<File>(files: ReadonlyMap<string, File>, rowsOf: (file: File) => FileRows, slotsOf: (file: File) => readonly Slot[], heritage: readonly Edge[]): ProgramGraphData {
-    const slotsById = new Map<string, Slot>();
-    for (const file of files.values()) for (const slot of slotsOf(file)) slotsById.set(slot.id, slot);
-    const slots = [...slotsById.values()].sort(compareSlots);
     const previous = this.assembled;
     const changed = this.changed;
+    const slotLists = new Map<string, readonly Slot[]>();
+    for (const [path, file] of files) slotLists.set(path, slotsOf(file));
     let rows: Map<string, FileRows>;
     let graph: ProgramGraphData;
     if (!previous || changed === 'all') {
       rows = new Map([...files].map(([path, file]) => [path, rowsOf(file)]));
-      graph = canonicalize(withRows({ files: [], units: [], edges: [...heritage], slots, unresolved: [] }, rows.values()));
+      graph = canonicalize(withRows({ files: [], units: [], edges: [...heritage], slots: slotsFrom(slotLists), unresolved: [] }, rows.values()));
     } else {
       rows = new Map(previous.rows);
       const gone = withRows(emptyGraph(), [...changed].flatMap((path) => previous.rows.get(path) ?? []));
@@ -61,22 +60,39 @@ export class GraphAssembly {
         }
       }
       const fresh = canonicalize(withRows({ files: [], units: [], edges: [...heritage], slots: [], unresolved: [] }, now));
-      const goneRecords = new Set(gone.files);
-      const goneUnits = new Set(gone.units);
-      const goneEdges = new Set(gone.edges);
-      const goneCalls = new Set(gone.unresolved);
+      // Slots are kept whole unless some file names other slots than it did: a body edit seldom makes one. Not only
+      // changed files: a session may refresh the records an unchanged file holds of a slot declared in a changed one.
+      const slotsKept = previous.slotsOf.size === slotLists.size && [...slotLists].every(([path, list]) => sameSlots(previous.slotsOf.get(path), list));
       graph = {
-        files: mergeFew(previous.graph.files.filter((record) => !goneRecords.has(record)), fresh.files, compareFiles),
-        units: mergeFew(previous.graph.units.filter((unit) => !goneUnits.has(unit)), fresh.units, compareUnits),
-        edges: mergeFew(previous.graph.edges.filter((edge) => !HERITAGE_KINDS.has(edge.kind) && !goneEdges.has(edge)), fresh.edges, compareEdges),
-        slots,
-        unresolved: mergeFew(previous.graph.unresolved.filter((call) => !goneCalls.has(call)), fresh.unresolved, compareUnresolved),
+        files: mergeFew(withoutFew(previous.graph.files, gone.files, compareFiles), fresh.files, compareFiles),
+        units: mergeFew(withoutFew(previous.graph.units, gone.units, compareUnits), fresh.units, compareUnits),
+        edges: mergeFew(withoutFew(previous.graph.edges, [...gone.edges, ...previous.heritage], compareEdges), fresh.edges, compareEdges),
+        slots: slotsKept ? previous.graph.slots : slotsFrom(slotLists),
+        unresolved: mergeFew(withoutFew(previous.graph.unresolved, gone.unresolved, compareUnresolved), fresh.unresolved, compareUnresolved),
       };
     }
-    this.assembled = { graph, rows };
+    this.assembled = { graph, rows, slotsOf: slotLists, heritage };
     this.changed = new Set();
     return graph;
   }
+}
+
+/** Every file's slots, the last file naming an id giving its slot, in canonical order. */
+function slotsFrom(slotLists: ReadonlyMap<string, readonly Slot[]>): Slot[] {
+  const slotsById = new Map<string, Slot>();
+  for (const list of slotLists.values()) for (const slot of list) slotsById.set(slot.id, slot);
+  return [...slotsById.values()].sort(compareSlots);
+}
+
+function sameSlots(before: readonly Slot[] | undefined, now: readonly Slot[] | undefined): boolean {
+  if (before === now) return true;
+  if (!before || !now || before.length !== now.length) return false;
+  return before.every((slot, at) => {
+    const other = now[at]!;
+    if (slot === other) return true;
+    const keys = Object.keys(slot) as Array<keyof Slot>;
+    return keys.length === Object.keys(other).length && keys.every((key) => slot[key] === other[key]);
+  });
 }
 
 export function emptyGraph(): ProgramGraphData {
@@ -112,6 +128,34 @@ function mergeFew<T>(many: readonly T[], few: readonly T[], compare: (a: T, b: T
   }
   for (let at = from; at < many.length; at += 1) merged.push(many[at]!);
   return merged;
+}
+
+/**
+ * A sorted list without a few of its rows (the very objects, found by binary search): a sync takes
+ * one file's rows out of every row of the language, and a pass testing each row against a set cost more.
+ */
+function withoutFew<T>(many: readonly T[], few: readonly T[], compare: (a: T, b: T) => number): T[] {
+  if (few.length === 0) return [...many];
+  const drop = new Set<number>();
+  for (const row of few) {
+    let low = 0;
+    let high = many.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (compare(many[middle]!, row) < 0) low = middle + 1;
+      else high = middle;
+    }
+    // Rows of equal order are told apart by identity.
+    for (let at = low; at < many.length && compare(many[at]!, row) === 0; at += 1) {
+      if (many[at] === row) {
+        drop.add(at);
+        break;
+      }
+    }
+  }
+  const kept: T[] = [];
+  for (let at = 0; at < many.length; at += 1) if (!drop.has(at)) kept.push(many[at]!);
+  return kept;
 }
 
 /** Merges two sorted lists that share no row of equal order (two languages' rows never tie: their paths differ). */

@@ -93,8 +93,12 @@ export async function storeAnalysis(input: StoreAnalysisInput): Promise<StoredAn
   const project = describeProject(session.root);
   let handbook: OrganizedHandbook;
   let modelUse: ModelUse | undefined;
+  // The replaced files' rows: what an in-place update writes, and what the register is updated from.
+  const rows = session.rowsOfFiles(input.update?.replaceFiles ?? []);
   if (!provider) {
-    const organized = organizeHandbook(graph, settings.skeleton, offline, { kind: 'offline' }, project, cache.organized, cache.storedBehaviors);
+    // Only over the generation this cache's last run wrote (`stored` says nobody wrote since) is the change relative to that run's graph.
+    const registerChange = input.update?.stored ? { files: input.update.replaceFiles, edges: rows.edges } : undefined;
+    const organized = organizeHandbook(graph, settings.skeleton, offline, { kind: 'offline' }, project, cache.organized, cache.storedBehaviors, registerChange);
     handbook = organized.handbook;
     cache.organized = organized.run;
   } else {
@@ -157,7 +161,6 @@ export async function storeAnalysis(input: StoreAnalysisInput): Promise<StoredAn
     },
   };
   input.assertInPlace?.();
-  const rows = session.rowsOfFiles(input.update?.replaceFiles ?? []);
   const written = input.update
     ? updateGeneration(database, input.update.generation, analysis.graph, handbook, searchTerms, { ...input.update, rows }, details)
     : writeGeneration(database, analysis.graph, handbook, searchTerms, details);

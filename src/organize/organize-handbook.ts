@@ -5,7 +5,7 @@ import type { ProgramGraph } from '../graph/program-graph.js';
 import type { Behavior, RegisterEntry, OrganizedHandbook, Stage, Stager } from './model.js';
 import { assignStagesOffline, type UnitAssignment } from './offline-stager.js';
 import type { StageDefinition } from './skeleton.js';
-import { buildStateRegister } from './state-register.js';
+import { buildRegisterState, type RegisterChange, type RegisterState, updateRegisterState } from './state-register.js';
 import { findEntryPoints, orderStages } from './stage-order.js';
 import { buildOverview, describeProject, type ProjectDescription } from './overview.js';
 import { summarizeStage } from './stage-summary.js';
@@ -19,6 +19,8 @@ export interface OrganizeRun {
   assignments: readonly UnitAssignment[];
   units: readonly Unit[];
   register: readonly RegisterEntry[];
+  /** What the register was built from, for the next run to update where a change allows. */
+  registerState: RegisterState;
   entryPoints: string[];
   handbook: OrganizedHandbook;
   /** Each placed unit's primary stage, as the assignments give it. */
@@ -61,11 +63,15 @@ export function organizeHandbook(
   previous?: OrganizeRun,
   /** Behaviours a stored handbook holds, with the keys they were grouped under: a new process keeps those whose key stands. */
   stored?: ReadonlyMap<string, { key: string; behaviors: Behavior[] }>,
+  /** What changed in the graph since `previous` was organized, when the caller knows: the register is updated, not built again. */
+  change?: RegisterChange,
 ): { handbook: OrganizedHandbook; register: RegisterEntry[]; run: OrganizeRun } {
   if (previous && previous.assignments === assignments && sameUnits(previous.units, graph.units) && previous.handbook.stager.kind === stager.kind) {
     const primaryStageOf = previous.primaryStageOf;
     const stages = previous.handbook.stages;
-    const register = buildStateRegister(graph, primaryStageOf, new Map(stages.map((stage) => [stage.id, stage.position])));
+    const stageOrder = new Map(stages.map((stage) => [stage.id, stage.position]));
+    const registerState = change ? updateRegisterState(previous.registerState, graph, change, primaryStageOf, stageOrder) : buildRegisterState(graph, primaryStageOf, stageOrder);
+    const register = registerState.entries;
     if (sameRegisterShape(previous.register, register)) {
       const entryPoints = previous.entryPoints;
       const handbook: OrganizedHandbook = {
@@ -74,7 +80,7 @@ export function organizeHandbook(
         unassigned: previous.handbook.unassigned,
         overview: buildOverview({ graph, stages, register, entryPoints, stager, project, unassigned: previous.handbook.unassigned.length }),
       };
-      return { handbook, register, run: { assignments, units: graph.units, register, entryPoints, handbook, primaryStageOf, behaviorsOf: previous.behaviorsOf } };
+      return { handbook, register, run: { assignments, units: graph.units, register, registerState, entryPoints, handbook, primaryStageOf, behaviorsOf: previous.behaviorsOf } };
     }
   }
   const behaviorsOf = new Map<string, { key: string; behaviors: Behavior[] }>();
@@ -97,7 +103,8 @@ export function organizeHandbook(
   const order = orderStages(graph, skeleton.map((stage) => stage.id), primaryStageOf, entryPoints);
   const position = new Map(order.map((id, index) => [id, index]));
 
-  const register = buildStateRegister(graph, primaryStageOf, position);
+  const registerState = buildRegisterState(graph, primaryStageOf, position);
+  const register = registerState.entries;
   const crossing = crossStageUnits(graph, primaryStageOf);
   const primaryOf = (id: string): string[] => (membersOf.get(id) ?? []).filter((member) => primaryStageOf.get(member.unit) === id).map((member) => member.unit);
   const behaviorKeys = behaviorInputKeys(order.map((id) => ({ id, members: primaryOf(id) })), graph, register);
@@ -131,7 +138,7 @@ export function organizeHandbook(
     unassigned: unassigned.sort(),
     overview: buildOverview({ graph, stages, register, entryPoints, stager, project, unassigned: unassigned.length }),
   };
-  return { handbook, register, run: { assignments, units: graph.units, register, entryPoints, handbook, primaryStageOf, behaviorsOf } };
+  return { handbook, register, run: { assignments, units: graph.units, register, registerState, entryPoints, handbook, primaryStageOf, behaviorsOf } };
 }
 
 /** Which primary members are called from another stage, and which call into one. */

@@ -78,12 +78,13 @@ export function buildOverview(input: {
   const assigned = new Set(stages.flatMap((stage) => stage.members.map((member) => member.unit)));
   // State a class or module holds comes before the properties of value types: every object literal
   // built for a type writes its properties, so a message's shape spans as many stages as build messages.
-  const held = (slot: string) => (graph.getSlot(slot)?.kind === 'property' ? 1 : 0);
-  const coupling = [...register]
+  // Sort keys taken once per entry: a sync builds the overview every time, and the comparator runs n log n times.
+  const coupling = register
     .filter((entry) => entry.stages.length >= 2)
-    .sort((a, b) => held(a.slot) - held(b.slot) || b.stages.length - a.stages.length || b.writers.length + b.readers.length - (a.writers.length + a.readers.length) || (a.slot < b.slot ? -1 : 1))
+    .map((entry) => ({ entry, held: entry.kind === 'property' ? 1 : 0, accesses: entry.writers.length + entry.readers.length }))
+    .sort((a, b) => a.held - b.held || b.entry.stages.length - a.entry.stages.length || b.accesses - a.accesses || (a.entry.slot < b.entry.slot ? -1 : 1))
     .slice(0, 12)
-    .map((entry) => ({ slot: entry.slot, stages: entry.stages, writers: entry.writers.length, readers: entry.readers.length }));
+    .map(({ entry }) => ({ slot: entry.slot, stages: entry.stages, writers: entry.writers.length, readers: entry.readers.length }));
   return {
     title: input.project.title,
     description: input.project.description,
