@@ -23,8 +23,8 @@ export interface ParsedFile {
 export function parseText(grammar: GrammarName, file: Pick<FileInput, 'path' | 'text' | 'recentTrees'>): ParsedFile {
   const { text, recentTrees } = file;
   if (recentTrees) {
-    const tree = recentTrees.parse(grammar, file.path, text);
-    return { errors: syntaxErrorsOf(tree), root: copyTree(tree), lineOf: lineLocator(text) };
+    const { tree, root } = recentTrees.read(grammar, file.path, text);
+    return { errors: syntaxErrorsOf(tree), root, lineOf: lineLocator(text) };
   }
   const tree = parserFor(grammar).parse(text);
   if (!tree) throw new Error('the parser returned no tree');

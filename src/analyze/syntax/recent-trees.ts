@@ -1,4 +1,5 @@
 import type { Edit, Point } from 'web-tree-sitter';
+import { copyTreeReusing, type EarlierCopy, type TreeNode } from './syntax-tree.js';
 import { type GrammarName, parserFor, type SyntaxTree } from './tree-sitter.js';
 
 /**
@@ -9,8 +10,8 @@ import { type GrammarName, parserFor, type SyntaxTree } from './tree-sitter.js';
  * collector frees, so the keeper holds a few and deletes each one it lets go.
  */
 export class RecentTrees {
-  /** By path, least recently parsed first (a Map keeps insertion order). */
-  private readonly held = new Map<string, { grammar: GrammarName; text: string; tree: SyntaxTree }>();
+  /** By path, least recently parsed first (a Map keeps insertion order), with the tree's copy once made. */
+  private readonly held = new Map<string, { grammar: GrammarName; text: string; tree: SyntaxTree; copy?: TreeNode }>();
 
   constructor(private readonly capacity = 8) {}
 
@@ -19,12 +20,37 @@ export class RecentTrees {
    * the tree it returns: the caller reads it and must not delete it.
    */
   parse(grammar: GrammarName, path: string, text: string): SyntaxTree {
+    return this.parseAgainst(grammar, path, text).tree;
+  }
+
+  /**
+   * The tree of `text` and its copy as plain nodes, the copy taking from the last one of the same
+   * file every top-level subtree the edit left alone (see copyTreeReusing).
+   */
+  read(grammar: GrammarName, path: string, text: string): { tree: SyntaxTree; root: TreeNode } {
+    const { tree, earlier } = this.parseAgainst(grammar, path, text);
+    const root = copyTreeReusing(tree, earlier);
+    const entry = this.held.get(path);
+    if (entry) entry.copy = root;
+    return { tree, root };
+  }
+
+  private parseAgainst(grammar: GrammarName, path: string, text: string): { tree: SyntaxTree; earlier?: EarlierCopy } {
     const previous = this.held.get(path);
     this.held.delete(path);
     let tree: SyntaxTree | null;
+    let earlier: EarlierCopy | undefined;
     if (previous && previous.grammar === grammar) {
-      previous.tree.edit(editBetween(previous.text, text));
+      const edit = editBetween(previous.text, text);
+      previous.tree.edit(edit);
       tree = parserFor(grammar).parse(text, previous.tree);
+      if (tree && previous.copy) {
+        earlier = {
+          root: previous.copy,
+          edit: { start: edit.startIndex, oldEnd: edit.oldEndIndex, newEnd: edit.newEndIndex },
+          changed: previous.tree.getChangedRanges(tree).map(({ startIndex, endIndex }) => ({ startIndex, endIndex })),
+        };
+      }
       previous.tree.delete();
     } else {
       previous?.tree.delete();
@@ -37,7 +63,7 @@ export class RecentTrees {
       entry.tree.delete();
       this.held.delete(oldest);
     }
-    return tree;
+    return earlier ? { tree, earlier } : { tree };
   }
 
   /** Lets go of a file's tree (the file is gone, or read some other way now). */

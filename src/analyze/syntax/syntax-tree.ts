@@ -1,4 +1,4 @@
-import type { SyntaxNode, SyntaxTree } from '../syntax/tree-sitter.js';
+import type { SyntaxNode, SyntaxTree, SyntaxTreeCursor } from '../syntax/tree-sitter.js';
 
 /**
  * A syntax node copied out of tree-sitter into plain JavaScript. Every property of a
@@ -22,6 +22,28 @@ const NO_CHILDREN: TreeNode[] = [];
 
 /** The tree as plain nodes. Iterative: generated code nests expressions thousands deep. */
 export function copyTree(tree: SyntaxTree): TreeNode {
+  return copyTreeReusing(tree, undefined);
+}
+
+/**
+ * What the last copy of a file's tree can lend the copy of its next tree: nodes that lie wholly
+ * before the edit, or wholly after it and shifted by what it added, and outside every range
+ * tree-sitter reports changed, have the same subtree as before.
+ */
+export interface EarlierCopy {
+  root: TreeNode;
+  /** The edit between the two texts (UTF-16 offsets): before `start` nothing moved; from `oldEnd` on, everything moved by `newEnd - oldEnd`. */
+  edit: { start: number; oldEnd: number; newEnd: number };
+  /** The ranges whose syntax changed, in the new tree's offsets. */
+  changed: ReadonlyArray<{ startIndex: number; endIndex: number }>;
+}
+
+/**
+ * The tree as plain nodes, taking unchanged subtrees from an earlier copy: reading a node out of
+ * WebAssembly is the costliest step of a sync of a large file, and one edit leaves all but the
+ * nodes along its path as they were (a method's siblings inside a class or impl block too).
+ */
+export function copyTreeReusing(tree: SyntaxTree, earlier: EarlierCopy | undefined): TreeNode {
   const language = tree.language;
   const types: string[] = [];
   const named: boolean[] = [];
@@ -37,33 +59,89 @@ export function copyTree(tree: SyntaxTree): TreeNode {
     }
     return { type, named: named[typeId]!, field: fields[cursor.currentFieldId], start: cursor.startIndex, end: cursor.endIndex, children: NO_CHILDREN };
   };
-  const adopt = (parent: TreeNode, child: TreeNode): void => {
-    if (parent.children === NO_CHILDREN) parent.children = [child];
-    else parent.children.push(child);
-  };
   try {
-    const root = make();
-    const stack: TreeNode[] = [root];
-    for (;;) {
-      if (cursor.gotoFirstChild()) {
+    if (!earlier) return copySubtree(cursor, make);
+    const { edit, changed } = earlier;
+    const shift = edit.newEnd - edit.oldEnd;
+    // The node under the cursor, which holds the edit or touches it, copied around it: each child
+    // outside the edit is lent from `old` (the same node in the earlier copy), the one holding it copied the same way.
+    const copyAround = (old: TreeNode | undefined, depth: number): TreeNode => {
+      if (!old || depth > MAX_LENDING_DEPTH) return copySubtree(cursor, make);
+      const head = make();
+      if (!cursor.gotoFirstChild()) return head;
+      const before = new Map(old.children.map((child) => [child.start, child]));
+      const children: TreeNode[] = [];
+      do {
         const child = make();
-        adopt(stack[stack.length - 1]!, child);
-        stack.push(child);
-        continue;
-      }
-      for (;;) {
-        stack.pop();
-        if (cursor.gotoNextSibling()) {
-          const sibling = make();
-          adopt(stack[stack.length - 1]!, sibling);
-          stack.push(sibling);
-          break;
+        const untouched = !changed.some((range) => range.startIndex <= child.end && child.start <= range.endIndex);
+        let lent: TreeNode | undefined;
+        if (untouched && child.end < edit.start) lent = sameHead(before.get(child.start), child, 0);
+        else if (untouched && child.start > edit.newEnd) {
+          const moved = sameHead(before.get(child.start - shift), child, shift);
+          lent = moved && shifted(moved, shift);
         }
-        if (!cursor.gotoParent()) return root;
-      }
-    }
+        if (lent) children.push(lent);
+        else {
+          // Offsets before the edit did not move: the child holding it started where its earlier self did.
+          const counterpart = child.start <= edit.start ? before.get(child.start) : undefined;
+          children.push(copyAround(counterpart?.type === child.type ? counterpart : undefined, depth + 1));
+        }
+      } while (cursor.gotoNextSibling());
+      cursor.gotoParent();
+      head.children = children;
+      return head;
+    };
+    return copyAround(earlier.root, 0);
   } finally {
     cursor.delete();
+  }
+}
+
+/** How deep lending follows an edit into nested nodes before copying the rest whole (recursion; generated code nests thousands deep). */
+const MAX_LENDING_DEPTH = 200;
+
+/** The earlier node when it is the same node as `head` but for a shift of its offsets. */
+function sameHead(old: TreeNode | undefined, head: TreeNode, shift: number): TreeNode | undefined {
+  return old && old.end + shift === head.end && old.type === head.type && old.named === head.named && old.field === head.field ? old : undefined;
+}
+
+/** A subtree with every offset moved; the very subtree when nothing moves (nodes are never changed once copied). */
+function shifted(node: TreeNode, shift: number): TreeNode {
+  if (shift === 0) return node;
+  const top: TreeNode = { ...node, start: node.start + shift, end: node.end + shift };
+  const stack: TreeNode[] = [top];
+  while (stack.length > 0) {
+    const copy = stack.pop()!;
+    if (copy.children === NO_CHILDREN) continue;
+    copy.children = copy.children.map((child) => {
+      const moved: TreeNode = { ...child, start: child.start + shift, end: child.end + shift };
+      stack.push(moved);
+      return moved;
+    });
+  }
+  return top;
+}
+
+/** The node under the cursor and all below it, in one walk; the cursor ends where it started. */
+function copySubtree(cursor: SyntaxTreeCursor, make: () => TreeNode): TreeNode {
+  const top = make();
+  if (!cursor.gotoFirstChild()) return top;
+  const stack: TreeNode[] = [top];
+  for (;;) {
+    const node = make();
+    const parent = stack[stack.length - 1]!;
+    if (parent.children === NO_CHILDREN) parent.children = [node];
+    else parent.children.push(node);
+    if (cursor.gotoFirstChild()) {
+      stack.push(node);
+      continue;
+    }
+    for (;;) {
+      if (cursor.gotoNextSibling()) break;
+      cursor.gotoParent();
+      stack.pop();
+      if (stack.length === 0) return top;
+    }
   }
 }
 

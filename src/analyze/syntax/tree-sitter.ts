@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { Language, Parser } from 'web-tree-sitter';
 
-export type { Node as SyntaxNode, Tree as SyntaxTree } from 'web-tree-sitter';
+export type { Node as SyntaxNode, Tree as SyntaxTree, TreeCursor as SyntaxTreeCursor } from 'web-tree-sitter';
 
 /**
  * Tree-sitter's WASM runtime and the grammars analysis reads, loaded once when this module is
