@@ -5,6 +5,7 @@ import type { ParsedRequest } from './request-terms.js';
 import { containerOf, type UnitSearchIndex } from './search-index.js';
 import { shortName } from '../graph/unit-name.js';
 import { splitWords } from '../text/identifier-words.js';
+import { languageOfPath } from '../analyze/languages.js';
 
 /** Tuning of the router, in one place. */
 const ROUTING = {
@@ -37,6 +38,13 @@ const ROUTING = {
   folderEvidence: 0.5,
   /** Examples, evals, scripts and docs show how a harness is used; the request is about the harness itself. */
   peripheral: 0.5,
+  /**
+   * A language holding less than this share of the repository's searchable units is a side of it
+   * (an SDK port, build scripts, a web page beside a CLI): the request is about the main code…
+   */
+  minorityShare: 0.2,
+  /** …so that language's locations keep this much of their score, as peripheral folders do. */
+  minorityLanguage: 0.5,
   /** Locations of one file ranked at their full score. */
   perFile: 3,
   /** What each further location of a file keeps of its score, compounding. */
@@ -162,12 +170,13 @@ export function routeRequest(
     const current = score.get(id);
     if (!current || value > current.value) score.set(id, { value, why });
   };
+  const aside = sideOf(index);
   for (let position = 0; position < index.size; position += 1) {
     const value = lexical[position]!;
     if (value <= 0) continue;
     const unit = index.unitAt(position);
     const stage = primaryStageOf.get(unit.id);
-    const boosted = (value / maxLexical) * (1 + (stage ? stageWeight.get(stage) ?? 0 : 0)) * (PERIPHERAL.test(unit.file) ? ROUTING.peripheral : 1) * (KIND_WEIGHT[unit.kind] ?? 1);
+    const boosted = (value / maxLexical) * (1 + (stage ? stageWeight.get(stage) ?? 0 : 0)) * aside(unit.file) * (KIND_WEIGHT[unit.kind] ?? 1);
     offer(unit.id, boosted, () => {
       const matched = `matches ${index.matchedTerms(position, query).join(', ')}`;
       return stage ? `stage ${stage} → ${shortName(unit.id)} ${matched}` : `${shortName(unit.id)} ${matched}`;
@@ -225,7 +234,7 @@ export function routeRequest(
       return {
         unit,
         stage: primaryStageOf.get(id),
-        score: value * (PERIPHERAL.test(unit.file) ? ROUTING.peripheral : 1) * surroundings(unit.file),
+        score: value * aside(unit.file) * surroundings(unit.file),
         get why(): string {
           if (typeof explained !== 'string') explained = explained();
           return explained;
@@ -234,6 +243,20 @@ export function routeRequest(
     })
     .sort((a, b) => b.score - a.score || (a.unit.id < b.unit.id ? -1 : 1));
   return { locations: diversify(ranked), trace };
+}
+
+/**
+ * What a location keeps of its score for lying aside from the harness's main code: in a
+ * peripheral folder, or in a language that holds a small share of the repository's units.
+ */
+function sideOf(index: UnitSearchIndex): (file: string) => number {
+  const counts = new Map<string, number>();
+  for (let position = 0; position < index.size; position += 1) {
+    const language = languageOfPath(index.unitAt(position).file) ?? '';
+    counts.set(language, (counts.get(language) ?? 0) + 1);
+  }
+  const minority = new Set([...counts].filter(([, count]) => count < ROUTING.minorityShare * index.size).map(([language]) => language));
+  return (file) => (PERIPHERAL.test(file) ? ROUTING.peripheral : 1) * (minority.size > 0 && minority.has(languageOfPath(file) ?? '') ? ROUTING.minorityLanguage : 1);
 }
 
 /** How many of the files and folders most about a request `--explain` names. */

@@ -75,3 +75,18 @@ describe('a cross-cutting request and a family of units named alike', () => {
   });
 });
 
+
+describe('a location in a language aside from the main code', () => {
+  // Ten TypeScript units and one Python port of the same step: equal words, equal files otherwise.
+  const main = Array.from({ length: 9 }, (_, at) => unit(`src/part${at}.ts`, `part${at}`, `stream chunk ${at}`));
+
+  it('ranks a match in a language holding a small share of the repository after an equal one in its main language', () => {
+    const units = [...main, unit('a/port.py', 'throttle', 'retry wait'), unit('z/pace.ts', 'pause', 'retry wait')];
+    expect(route(units, 'retry wait everywhere').slice(0, 2)).toEqual(['pause', 'throttle']);
+  });
+
+  it('treats every language alike where none is a small share', () => {
+    const units = [unit('a/port.py', 'throttle', 'retry wait'), unit('z/pace.ts', 'pause', 'retry wait')];
+    expect(route(units, 'retry wait everywhere')).toEqual(['throttle', 'pause']);
+  });
+});
