@@ -73,16 +73,16 @@ export async function loadRanking(dist) {
 
 /**
  * The locations `ask` gives for a request (file and symbol), and with `plan` the offline plan's
- * targets, over a handbook opened once. Candidates are the router's as `ask` takes them; on a
+ * targets, over a handbook opened once (`limit` locations: score.mjs asks for 20). Candidates are the router's as `ask` takes them; on a
  * checkout that has not changed since its build every one is live where the build found it.
  */
-export function screenRequests(ranking, repo, requests, { plan }) {
+export function screenRequests(ranking, repo, requests, { plan, limit = ASK_LIMIT }) {
   const { handbook, index, stageCoupling } = ranking.openRoutingHandbook(repo, { edgeKinds: ranking.ROUTED_EDGE_KINDS });
   const full = plan ? ranking.openHandbook(repo, { withUnresolved: false }) : undefined;
   return requests.map((request) => {
     const parsed = ranking.parseRequest(request.request.trim());
     const routed = parsed.terms.size === 0 ? [] : ranking.routeRequest(parsed, handbook.graph, handbook.organized, stageCoupling, index).locations;
-    const locations = routed.slice(0, ASK_LIMIT).map(({ unit }) => ({ file: unit.file, symbol: unit.symbol }));
+    const locations = routed.slice(0, limit).map(({ unit }) => ({ file: unit.file, symbol: unit.symbol }));
     if (!plan || request.kind !== 'change') return { request, locations };
     const top = routed[0]?.score ?? 1;
     const sites = routed.slice(0, PLAN_CANDIDATES).map((site) => ({
