@@ -13,6 +13,11 @@ export interface ParsedFile {
   root: TreeNode;
   errors: SyntaxErrors;
   lineOf: LineOf;
+  /**
+   * For a file parsed against its last tree: the nodes lent from the last copy as shifted copies,
+   * each with the node it copies (a node lent unshifted is the very same object).
+   */
+  movedFrom?: ReadonlyMap<TreeNode, TreeNode>;
 }
 
 /**
@@ -23,8 +28,8 @@ export interface ParsedFile {
 export function parseText(grammar: GrammarName, file: Pick<FileInput, 'path' | 'text' | 'recentTrees'>): ParsedFile {
   const { text, recentTrees } = file;
   if (recentTrees) {
-    const { tree, root } = recentTrees.read(grammar, file.path, text);
-    return { errors: syntaxErrorsOf(tree), root, lineOf: lineLocator(text) };
+    const { tree, root, movedFrom } = recentTrees.read(grammar, file.path, text);
+    return { errors: syntaxErrorsOf(tree), root, lineOf: lineLocator(text), movedFrom };
   }
   const tree = parserFor(grammar).parse(text);
   if (!tree) throw new Error('the parser returned no tree');

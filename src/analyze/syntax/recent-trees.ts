@@ -25,14 +25,16 @@ export class RecentTrees {
 
   /**
    * The tree of `text` and its copy as plain nodes, the copy taking from the last one of the same
-   * file every top-level subtree the edit left alone (see copyTreeReusing).
+   * file every top-level subtree the edit left alone (see copyTreeReusing), and each lent node
+   * that is a shifted copy with the earlier node it copies.
    */
-  read(grammar: GrammarName, path: string, text: string): { tree: SyntaxTree; root: TreeNode } {
+  read(grammar: GrammarName, path: string, text: string): { tree: SyntaxTree; root: TreeNode; movedFrom: ReadonlyMap<TreeNode, TreeNode> } {
     const { tree, earlier } = this.parseAgainst(grammar, path, text);
-    const root = copyTreeReusing(tree, earlier);
+    const movedFrom = new Map<TreeNode, TreeNode>();
+    const root = copyTreeReusing(tree, earlier, movedFrom);
     const entry = this.held.get(path);
     if (entry) entry.copy = root;
-    return { tree, root };
+    return { tree, root, movedFrom };
   }
 
   private parseAgainst(grammar: GrammarName, path: string, text: string): { tree: SyntaxTree; earlier?: EarlierCopy } {

@@ -42,8 +42,10 @@ export interface EarlierCopy {
  * The tree as plain nodes, taking unchanged subtrees from an earlier copy: reading a node out of
  * WebAssembly is the costliest step of a sync of a large file, and one edit leaves all but the
  * nodes along its path as they were (a method's siblings inside a class or impl block too).
+ * A node lent from after the edit is a shifted copy, a new object: `movedFrom` gets it with the
+ * earlier node it copies, so that what was read of the earlier node can be found again.
  */
-export function copyTreeReusing(tree: SyntaxTree, earlier: EarlierCopy | undefined): TreeNode {
+export function copyTreeReusing(tree: SyntaxTree, earlier: EarlierCopy | undefined, movedFrom?: Map<TreeNode, TreeNode>): TreeNode {
   const language = tree.language;
   const types: string[] = [];
   const named: boolean[] = [];
@@ -79,6 +81,7 @@ export function copyTreeReusing(tree: SyntaxTree, earlier: EarlierCopy | undefin
         else if (untouched && child.start > edit.newEnd) {
           const moved = sameHead(before.get(child.start - shift), child, shift);
           lent = moved && shifted(moved, shift);
+          if (lent && moved && lent !== moved) movedFrom?.set(lent, moved);
         }
         if (lent) children.push(lent);
         else {
