@@ -1,7 +1,8 @@
 import { clip, collapseWhitespace } from '../../text/clip.js';
-import { type CollectedGoUnits, fieldNames, receiverTypeName, topLevel } from './collect-go-units.js';
-import { GoBodyReader } from './go-body-facts.js';
-import { emptyGoFacts, nameRecord, type FieldFact, type GoFacts, type GoImport, type TypeFact, type TypeRef, type VariableFact } from './go-facts.js';
+import type { Unit } from '../../graph/model.js';
+import { fieldNames, receiverTypeName, type TopLevelUnits, topLevel } from './collect-go-units.js';
+import type { GoBodyReader } from './go-body-facts.js';
+import { nameRecord, type FieldFact, type GoFacts, type GoImport, type TypeFact, type TypeRef, type VariableFact } from './go-facts.js';
 import { childByField, childrenByField, type GoNode, type LineOf, namedChildren, textOf } from './go-syntax.js';
 import { resultTypes, shapeOf, typeParameterNames, typeRefOf } from './go-type-refs.js';
 
@@ -34,62 +35,73 @@ export function collectImportFacts(root: GoNode, source: string, lineOf: LineOf)
 }
 
 /**
- * The facts of one Go file: its package and imports; its named types with their fields, embedded
- * types and (for an interface) methods; its funcs' and methods' shapes and result types; its
- * package-level variables' types and initializers; and the uses in every body and initializer.
+ * The names a file declares at package level → their unit's symbol (the first, for a name declared
+ * twice): funcs, types, vars and consts, not methods or fields.
  */
-export function collectGoFacts(root: GoNode, source: string, lineOf: LineOf, collected: CollectedGoUnits): GoFacts {
-  const facts: GoFacts = { ...emptyGoFacts(), ...collectImportFacts(root, source, lineOf) };
-  const reader = new GoBodyReader(facts, source, lineOf);
-  for (const { unit } of collected.declarations) {
-    if (unit.kind === 'property' || unit.kind === 'method') continue;
+export function declaredNames(units: readonly Unit[]): Record<string, string> {
+  const declarations = nameRecord<string>();
+  for (const unit of units) {
+    if (unit.kind === 'file' || unit.kind === 'property' || unit.kind === 'method') continue;
     const name = unit.symbol.replace(/~\d+$/, '');
-    facts.declarations[name] ??= unit.symbol;
+    declarations[name] ??= unit.symbol;
   }
-  for (const { unit, node } of collected.declarations) {
+  return declarations;
+}
+
+/**
+ * The facts one top-level declaration adds to its file's: its named types with their fields,
+ * embedded types and (for an interface) methods; its func's or method's shape and result types;
+ * its package-level variables' types and initializers; and the uses in its body or initializers,
+ * with the locals they bind, appended to the file's.
+ */
+export function readTopLevelFacts(declaration: GoNode, units: TopLevelUnits, source: string, lineOf: LineOf, facts: GoFacts, reader: GoBodyReader): void {
+  for (const { unit, node } of units.declarations) {
     if (unit.kind === 'class' || unit.kind === 'interface' || unit.kind === 'type') facts.types[unit.symbol] = typeFact(node, source, lineOf);
   }
+  switch (declaration.type) {
+    case 'function_declaration':
+    case 'method_declaration': {
+      const symbol = units.symbolOf.get(declaration);
+      if (symbol === undefined) break;
+      const typeParameters = declaration.type === 'method_declaration' ? receiverTypeParameters(declaration, source) : typeParameterNames(childByField(declaration, 'type_parameters'), source);
+      const receiver = declaration.type === 'method_declaration' ? receiverTypeName(declaration, source) : undefined;
+      const result = childByField(declaration, 'result');
+      facts.functions[symbol] = { ...shapeOf(childByField(declaration, 'parameters'), result), resultTypes: resultTypes(result, source, typeParameters), ...(receiver !== undefined ? { receiver } : {}) };
+      reader.readFunction(declaration, symbol, reader.newScope(typeParameters));
+      break;
+    }
+    case 'var_declaration':
+    case 'const_declaration':
+      readVariables(declaration, source, units, facts, reader);
+      break;
+  }
+}
+
+/** Each var or const spec → its names → the symbol of each name's unit (the first, for a name given twice). */
+function specUnitsOf(units: TopLevelUnits): Map<GoNode, Map<string, string>> {
   const specUnits = new Map<GoNode, Map<string, string>>();
-  for (const { unit, node } of collected.declarations) {
+  for (const { unit, node } of units.declarations) {
     if (unit.kind !== 'variable') continue;
     const names = specUnits.get(node) ?? new Map<string, string>();
     const name = unit.symbol.replace(/~\d+$/, '');
     if (!names.has(name)) names.set(name, unit.symbol);
     specUnits.set(node, names);
   }
-  for (const { node: declaration } of topLevel(root)) {
-    switch (declaration.type) {
-      case 'function_declaration':
-      case 'method_declaration': {
-        const symbol = collected.symbolOf.get(declaration);
-        if (symbol === undefined) break;
-        const typeParameters = declaration.type === 'method_declaration' ? receiverTypeParameters(declaration, source) : typeParameterNames(childByField(declaration, 'type_parameters'), source);
-        const receiver = declaration.type === 'method_declaration' ? receiverTypeName(declaration, source) : undefined;
-        const result = childByField(declaration, 'result');
-        facts.functions[symbol] = { ...shapeOf(childByField(declaration, 'parameters'), result), resultTypes: resultTypes(result, source, typeParameters), ...(receiver !== undefined ? { receiver } : {}) };
-        reader.readFunction(declaration, symbol, reader.newScope(typeParameters));
-        break;
-      }
-      case 'var_declaration':
-      case 'const_declaration':
-        readVariables(declaration, source, collected, specUnits, facts, reader);
-        break;
-    }
-  }
-  return facts;
+  return specUnits;
 }
 
 /**
  * Package-level vars and consts: each name's declared type and the initializer it takes, read as
  * the variable unit's code. A const without type or value repeats the spec before it (`iota`).
  */
-function readVariables(declaration: GoNode, source: string, collected: CollectedGoUnits, specUnits: ReadonlyMap<GoNode, ReadonlyMap<string, string>>, facts: GoFacts, reader: GoBodyReader): void {
+function readVariables(declaration: GoNode, source: string, units: TopLevelUnits, facts: GoFacts, reader: GoBodyReader): void {
+  const specUnits = specUnitsOf(units);
   const constant = declaration.type === 'const_declaration';
   const holder = declaration.children.find((child) => child.type === 'var_spec_list') ?? declaration;
   let previous: { type?: TypeRef; value?: VariableFact['value'] } = {};
   for (const spec of holder.children) {
     if (spec.type !== 'var_spec' && spec.type !== 'const_spec') continue;
-    const symbol = collected.symbolOf.get(spec);
+    const symbol = units.symbolOf.get(spec);
     const names = childrenByField(spec, 'name').map((name) => textOf(name, source));
     const typeNode = childByField(spec, 'type');
     const valueList = childByField(spec, 'value');

@@ -1,11 +1,10 @@
 import { shortHash } from '../../graph/content-hash.js';
 import type { DeclarationDigest, ExtractedFile, FileInput } from '../front-end.js';
 import { extractNeverThrowing, fileUnitOf, parseText } from '../syntax/read-syntax-file.js';
-import { collectGoFacts, collectImportFacts } from './collect-go-facts.js';
-import { collectGoUnits, type GoDeclaration } from './collect-go-units.js';
+import type { Unit } from '../../graph/model.js';
+import { collectImportFacts } from './collect-go-facts.js';
+import { readGoDeclarations } from './go-declaration-parts.js';
 import { emptyGoFacts, type GoFacts } from './go-facts.js';
-import { goFileTokens, goUnitHasher } from './go-unit-tokens.js';
-import { collectGoVocabulary } from './go-unit-vocabulary.js';
 
 /** The digest entry of a file's package clause and imports: what the file brings in; no Go name can take this one. */
 export const IMPORTS_ENTRY = '*imports';
@@ -18,7 +17,8 @@ export function extractGoFile(file: FileInput): ExtractedFile<GoFacts> {
 
 function extract(file: FileInput): ExtractedFile<GoFacts> {
   const text = file.text;
-  const { root, errors, lineOf } = parseText('go', file);
+  const parsed = parseText('go', file);
+  const { root, errors, lineOf } = parsed;
   const extracted: ExtractedFile<GoFacts> = { units: [], parseErrors: errors.count, digest: {}, facts: emptyGoFacts() };
   if (errors.first) extracted.warning = { line: lineOf(errors.first.offset), message: errors.first.message };
   if (file.test) {
@@ -28,11 +28,9 @@ function extract(file: FileInput): ExtractedFile<GoFacts> {
     extracted.digest = declarationDigest([], extracted.facts);
     return extracted;
   }
-  const collected = collectGoUnits(root, file.path, file.hash, file.lines, text, lineOf, goUnitHasher(goFileTokens(root, text)));
-  collectGoVocabulary(collected.declarations, text);
-  extracted.units = collected.units;
-  extracted.facts = collectGoFacts(root, text, lineOf, collected);
-  extracted.digest = declarationDigest(collected.declarations, extracted.facts);
+  extracted.facts = { ...emptyGoFacts(), ...collectImportFacts(root, text, lineOf) };
+  extracted.units = [fileUnitOf(file), ...readGoDeclarations(root, parsed, file, extracted.facts)];
+  extracted.digest = declarationDigest(extracted.units.slice(1), extracted.facts);
   return extracted;
 }
 
@@ -41,9 +39,9 @@ function extract(file: FileInput): ExtractedFile<GoFacts> {
  * package clause with its imports. An edit inside a body changes no entry; one to a head (a
  * signature, a field, a variable's first characters) or to an import does.
  */
-function declarationDigest(declarations: readonly GoDeclaration[], facts: Pick<GoFacts, 'package' | 'imports'>): DeclarationDigest {
+function declarationDigest(units: readonly Unit[], facts: Pick<GoFacts, 'package' | 'imports'>): DeclarationDigest {
   const digest: DeclarationDigest = {};
-  for (const { unit } of declarations) digest[unit.symbol] = shortHash(`${unit.kind}\u0000${unit.signature}`);
+  for (const unit of units) digest[unit.symbol] = shortHash(`${unit.kind}\u0000${unit.signature}`);
   digest[IMPORTS_ENTRY] = shortHash(JSON.stringify([facts.package, facts.imports.map((fact) => [fact.path, fact.alias ?? null])]));
   return digest;
 }
