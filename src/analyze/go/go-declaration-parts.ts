@@ -54,6 +54,7 @@ export function readGoDeclarations(root: GoNode, parsed: ParsedFile, file: FileI
   const kept = clean && file.recentTrees ? keptParts.of(file.recentTrees) : undefined;
   // In a clean tree no token crosses from one top-level node to the next (see goFileTokens): each node's tokens alone hash its units.
   const fileHasher = clean ? undefined : goUnitHasher(goFileTokens(root, source));
+  // hashUnit is set for each declaration read.
   const context: GoUnitContext = { file: file.path, source, lineOf, symbols: new DuplicateSymbols(), localTypes: localTypeNames(tops, source), hashUnit: () => '' };
   const reader = new GoBodyReader(facts, source, lineOf);
   const units: Unit[] = [];
@@ -68,13 +69,19 @@ export function readGoDeclarations(root: GoNode, parsed: ParsedFile, file: FileI
       kept!.keep(top.node, part);
       continue;
     }
-    context.hashUnit = fileHasher ?? goUnitHasher(goFileTokens(top.node, source));
+    context.hashUnit = fileHasher ?? nodeHasher(top.node, source);
     const part = readPart(top, doc, line, context, facts, reader);
     for (const unit of part.units) units.push(unit);
     keepPart(kept, top.node, part);
   }
   facts.declarations = declaredNames(units);
   return units;
+}
+
+/** A hasher over one node's tokens, made at its first use: most top-level nodes (comments, imports) hash nothing. */
+function nodeHasher(node: GoNode, source: string): (span: GoNode) => string {
+  let hasher: ((span: GoNode) => string) | undefined;
+  return (span) => (hasher ??= goUnitHasher(goFileTokens(node, source)))(span);
 }
 
 function keepPart(kept: KeptParts<GoDeclarationPart> | undefined, node: GoNode, part: GoDeclarationPart): void {

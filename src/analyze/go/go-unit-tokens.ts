@@ -10,6 +10,10 @@ import type { GoNode } from './go-syntax.js';
  * gofmt treats as layout is dropped too: statement-ending semicolons, and a comma before a closing
  * bracket (the one a list split over lines must end with). A comment counts, its whitespace
  * collapsed; a raw string counts without carriage returns, which Go drops from its value.
+ *
+ * In a tree without syntax errors, the tokens of the file are those of its top-level nodes one
+ * after the other: no top-level node starts with a closing bracket, so no comma is dropped across
+ * two of them, and a node's own tokens hash its units as the file's do (see readGoDeclarations).
  */
 export interface GoTokens {
   text: string[];
