@@ -19,6 +19,8 @@ import { canonicalize, compareText } from '../graph/order.js';
 import { type Behavior, type OrganizedHandbook, type Overview, overviewSchema, type Stage, type StageMember, stageSchema, stagerSchema } from '../organize/model.js';
 import type { HandbookDatabase } from './open-database.js';
 import type { FileAnalysis } from '../analyze/analysis-session.js';
+import { type FileDetails, insertGraphRows, placesOf } from './graph-rows.js';
+import { type PlaceOf, readEdgeLines, type UnitPlace, unresolvedAnchor } from './stored-lines.js';
 import type { DeclarationDigest } from '../analyze/front-end.js';
 
 export interface GenerationInfo {
@@ -31,14 +33,7 @@ export interface GenerationInfo {
   settings: unknown;
 }
 
-/** Per-file facts a later sync needs and the graph does not hold. */
-export interface FileDetails {
-  declarations: DeclarationDigest;
-  callSites: number;
-  resolvedCalls: number;
-  /** Lines of the resolved call sites: lets a kept-open sync resolve a file's first edit in part. */
-  resolvedCallLines?: readonly number[];
-}
+export type { FileDetails } from './graph-rows.js';
 
 /**
  * Writes a whole new generation beside the current one and switches to it, in one transaction
@@ -165,6 +160,9 @@ export function updateGeneration(
   const heritage = rows.heritage;
   const changedHeritage = stored ? !sameRows(stored.heritage, heritage, edgeRowKey) : true;
   const slots = stored ? rowChanges(stored.slots, graph.slots, (slot) => slot.id, slotRowKey) : undefined;
+  let places: Map<string, UnitPlace> | undefined;
+  // Heritage edges may leave units of files not replaced, whose lines they are stored against.
+  const placeOf: PlaceOf = (unit) => (places ??= placesOf(graph.units)).get(unit);
   // Immediate: the write lock is taken before the count is read, so no commit lands between the check and the write.
   database.transaction(() => {
     if (update.readAt !== undefined && foreignWrites(database) !== update.readAt) throw new OvertakenUpdateError();
@@ -191,7 +189,7 @@ export function updateGeneration(
       edges: [...rows.edges, ...(changedHeritage ? heritage : fileHeritage)],
       slots: slots ? slots.written : graph.slots,
       unresolved: rows.unresolved,
-    }, details.files);
+    }, details.files, placeOf);
     if (!stagesKept) writeStageRows(database, generation, organized, details.behaviorKeys);
     writeHandbookRow(database, generation, organized);
     updateMemberRows(database, generation, organized, stored?.organized);
@@ -207,29 +205,6 @@ export function updateGeneration(
     writes = foreignWrites(database);
   }).immediate();
   return { generation, foreignWrites: writes };
-}
-
-function insertGraphRows(database: HandbookDatabase, generation: number, graph: ProgramGraphData, fileDetails: ReadonlyMap<string, FileDetails>): void {
-  const insertFile = database.prepare(
-    'INSERT INTO files (generation, path, size, hash, lines, test, parse_errors, external_imports, declarations, call_sites, resolved_calls, resolved_call_lines) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-  );
-  for (const file of graph.files) {
-    const details = fileDetails.get(file.path);
-    insertFile.run(generation, file.path, file.size, file.hash, file.lines, file.test ? 1 : 0, file.parseErrors, JSON.stringify(file.externalImports),
-      JSON.stringify(details?.declarations ?? {}), details?.callSites ?? 0, details?.resolvedCalls ?? 0,
-      details?.resolvedCallLines ? JSON.stringify(details.resolvedCallLines) : null);
-  }
-  const insertUnit = database.prepare('INSERT INTO units (generation, id, kind, file, symbol, start_line, end_line, signature, doc, exported, hash, parent, literals, words) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
-  for (const unit of graph.units) {
-    insertUnit.run(generation, unit.id, unit.kind, unit.file, unit.symbol, unit.startLine, unit.endLine, unit.signature,
-      unit.doc, unit.exported ? 1 : 0, unit.hash, unit.parent ?? null, unit.literals, unit.words);
-  }
-  const insertEdge = database.prepare('INSERT INTO edges (generation, kind, source, target, lines, via, resolution) VALUES (?, ?, ?, ?, ?, ?, ?)');
-  for (const edge of graph.edges) insertEdge.run(generation, edge.kind, edge.from, edge.to, JSON.stringify(edge.lines), edge.via ?? null, edge.resolution ?? null);
-  const insertSlot = database.prepare('INSERT INTO slots VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
-  for (const slot of graph.slots) insertSlot.run(generation, slot.id, slot.kind, slot.file, slot.owner, slot.name, slot.line, slot.type);
-  const insertUnresolved = database.prepare('INSERT INTO unresolved VALUES (?, ?, ?, ?, ?)');
-  for (const call of graph.unresolved) insertUnresolved.run(generation, call.from, call.text, call.line, call.reason);
 }
 
 function writeStageRows(database: HandbookDatabase, generation: number, organized: OrganizedHandbook, behaviorKeys: ReadonlyMap<string, string> | undefined): void {
@@ -434,6 +409,9 @@ export function currentGenerationOrThrow(database: HandbookDatabase): Generation
 export function readGraph(database: HandbookDatabase, generation: number, parts: { unresolved?: boolean; edgeKinds?: readonly EdgeKind[] } = {}): ProgramGraphData {
   const files = database.prepare('SELECT path, size, hash, lines, test, parse_errors, external_imports FROM files WHERE generation = ?').all(generation) as Array<Record<string, unknown>>;
   const units = database.prepare('SELECT * FROM units WHERE generation = ?').all(generation) as Array<Record<string, unknown>>;
+  // Edges' and unresolved calls' lines are stored relative to a unit's first line (stored-lines.ts).
+  const places = new Map(units.map((row) => [row.id, { file: row.file, startLine: row.start_line }] as [string, UnitPlace]));
+  const placeOf: PlaceOf = (unit) => places.get(unit);
   // A reader that follows only some relations (routing) need not read the rest: edges are the largest table it reads.
   const kinds = parts.edgeKinds;
   const edges = (kinds
@@ -451,16 +429,22 @@ export function readGraph(database: HandbookDatabase, generation: number, parts:
         ...(row.parent === null ? {} : { parent: row.parent }),
       })),
       edges: edges.map((row) => edgeSchema.parse({
-        kind: row.kind, from: row.source, to: row.target, lines: JSON.parse(String(row.lines)),
+        kind: row.kind, from: row.source, to: row.target, lines: storedLines(row, placeOf),
         ...(row.via === null ? {} : { via: row.via }),
         ...(row.resolution === null ? {} : { resolution: row.resolution }),
       })),
       slots: slots.map((row) => slotSchema.parse({ id: row.id, kind: row.kind, file: row.file, owner: row.owner, name: row.name, line: row.line, type: row.type })),
-      unresolved: unresolved.map((row) => unresolvedCallSchema.parse({ from: row.source, text: row.text, line: row.line, reason: row.reason })),
+      unresolved: unresolved.map((row) => unresolvedCallSchema.parse({ from: row.source, text: row.text, line: (row.line as number) + unresolvedAnchor({ from: row.source as string }, placeOf), reason: row.reason })),
     });
   } catch (error) {
     throw new HandbookError('DATABASE_CORRUPT', 'the handbook database holds rows this version cannot read', 'delete .handbook/handbook.db and run `handbook build` again', { cause: error });
   }
+}
+
+/** An edge row's lines as analysis gave them; a row that is no list is left for the schema to refuse. */
+function storedLines(row: Record<string, unknown>, placeOf: PlaceOf): unknown {
+  const lines: unknown = JSON.parse(String(row.lines));
+  return Array.isArray(lines) ? readEdgeLines(lines, { kind: row.kind as Edge['kind'], from: row.source as string, to: row.target as string }, placeOf) : lines;
 }
 
 /** Serialized search terms of a generation, by unit id; parsing them is the reader's business. */

@@ -85,6 +85,24 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE stages ADD COLUMN behaviors_key TEXT NOT NULL DEFAULT '';
   `,
+  // Lines of edges and unresolved calls become relative to a unit's first line, by the rule of
+  // stored-lines.ts (a contains edge into its own file's unit counts from that unit, any other
+  // row from its source; a row of no stored unit stays as it is), so an update writes only the
+  // rows an edit changed; each unit's digest of its rows (unit-rows.ts) tells which. '' matches no
+  // digest: an update reads such a unit's rows back once. Converted in place, so a handbook keeps
+  // its analysis across the upgrade.
+  `
+  ALTER TABLE units ADD COLUMN rows_digest TEXT NOT NULL DEFAULT '';
+  UPDATE edges SET lines = (SELECT json_group_array(each.value - anchors.line ORDER BY each.key) FROM json_each(edges.lines) AS each)
+  FROM (
+    SELECT edge.rowid AS id, coalesce(target.start_line, source.start_line) AS line
+    FROM edges AS edge
+    JOIN units AS source ON source.generation = edge.generation AND source.id = edge.source
+    LEFT JOIN units AS target ON edge.kind = 'contains' AND target.generation = edge.generation AND target.id = edge.target AND target.file = source.file
+  ) AS anchors
+  WHERE edges.rowid = anchors.id;
+  UPDATE unresolved SET line = unresolved.line - units.start_line FROM units WHERE units.generation = unresolved.generation AND units.id = unresolved.source;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

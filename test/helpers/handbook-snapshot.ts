@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { expect } from 'vitest';
 import { buildHandbook, type BuildOptions, LiveHandbook, openHandbook, syncHandbook, type SyncSummary } from '../../src/index.js';
 import { scratchDirectory } from './paths.js';
@@ -10,19 +11,45 @@ export function handbookContent(repo: string, database: string): { graph: unknow
   return { graph: handbook.graph.toData(), organized: handbook.organized, register: { entries: handbook.register, searchTerms: [...handbook.searchTerms] } };
 }
 
-/** Builds the same tree cold into a scratch database and checks the synced handbook holds exactly the same. */
+/**
+ * The graph's rows as the store holds them (lines relative to their unit, each unit's digest of its
+ * rows), each table sorted: an update in place writes only the rows that differ, so a row it
+ * failed to write, or wrote twice, or a digest it left stale, shows here even where the graph read
+ * back hides it (a line stored against the wrong unit and read back against the same one).
+ */
+export function storedGraphRows(database: string): Record<'units' | 'edges' | 'unresolved', string[]> {
+  const connection = new Database(database, { readonly: true });
+  try {
+    const rows = (sql: string): string[] => connection.prepare(sql).all().map((row) => JSON.stringify(row)).sort();
+    return {
+      units: rows("SELECT id, kind, file, symbol, start_line, end_line, signature, doc, exported, hash, parent, literals, words, rows_digest FROM units WHERE generation = (SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'current_generation')"),
+      edges: rows("SELECT kind, source, target, lines, via, resolution FROM edges WHERE generation = (SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'current_generation')"),
+      unresolved: rows("SELECT source, text, line, reason FROM unresolved WHERE generation = (SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'current_generation')"),
+    };
+  } finally {
+    connection.close();
+  }
+}
+
+/** Builds the same tree cold into a scratch database and checks the synced handbook holds exactly the same, read back and as stored. */
 export async function expectSameAsColdBuild(repo: string, syncedDatabase: string, step: string, options: Omit<BuildOptions, 'database'> = {}): Promise<void> {
   const coldDatabase = path.join(scratchDirectory('handbook-cold-'), 'handbook.db');
   let cold: ReturnType<typeof handbookContent>;
+  let coldRows: ReturnType<typeof storedGraphRows>;
   try {
     await buildHandbook(repo, { ...options, database: coldDatabase });
     cold = handbookContent(repo, coldDatabase);
+    coldRows = storedGraphRows(coldDatabase);
   } finally {
     rmSync(path.dirname(coldDatabase), { recursive: true, force: true });
   }
   const synced = handbookContent(repo, syncedDatabase);
   for (const part of ['graph', 'organized', 'register'] as const) {
     expect(JSON.stringify(synced[part]) === JSON.stringify(cold[part]), `${part} after "${step}" differs from a cold build: ${firstDifference(synced[part], cold[part])}`).toBe(true);
+  }
+  const syncedRows = storedGraphRows(syncedDatabase);
+  for (const table of ['units', 'edges', 'unresolved'] as const) {
+    expect(syncedRows[table].join('\n') === coldRows[table].join('\n'), `stored ${table} after "${step}" differ from a cold build's: ${firstDifference(syncedRows[table], coldRows[table])}`).toBe(true);
   }
 }
 
