@@ -19,7 +19,8 @@ import { canonicalize, compareText } from '../graph/order.js';
 import { type Behavior, type OrganizedHandbook, type Overview, overviewSchema, type Stage, type StageMember, stageSchema, stagerSchema } from '../organize/model.js';
 import type { HandbookDatabase } from './open-database.js';
 import type { FileAnalysis } from '../analyze/analysis-session.js';
-import { type FileDetails, insertGraphRows, placesOf } from './graph-rows.js';
+import { type FileDetails, graphRowStatements, insertGraphRows, insertSlots, placesOf } from './graph-rows.js';
+import { replaceFileRows, replaceHeritage } from './row-updates.js';
 import { type PlaceOf, readEdgeLines, type UnitPlace, unresolvedAnchor } from './stored-lines.js';
 import type { DeclarationDigest } from '../analyze/front-end.js';
 
@@ -133,9 +134,10 @@ export interface StoredRows {
 
 /**
  * Brings the current generation up to date in place, in one transaction: the rows of the named
- * files, all heritage edges, slots, stages and the overview are replaced; readers see the old
- * content or the new, never a mix. What a sync writes after a small change: a new generation
- * would copy every row for the sake of a few.
+ * files, all heritage edges, slots, stages and the overview are replaced, of the graph's rows
+ * only those that differ from what the store holds (row-updates.ts); readers see the old content
+ * or the new, never a mix. What a sync writes after a small change: a new generation would copy
+ * every row for the sake of a few.
  */
 export function updateGeneration(
   database: HandbookDatabase,
@@ -149,30 +151,28 @@ export function updateGeneration(
   let writes = 0;
   const rows = update.rows;
   const statement = {
-    deleteEdges: database.prepare('DELETE FROM edges WHERE generation = ? AND source IN (SELECT id FROM units WHERE generation = ? AND file = ?)'),
-    deleteUnresolved: database.prepare('DELETE FROM unresolved WHERE generation = ? AND source IN (SELECT id FROM units WHERE generation = ? AND file = ?)'),
-    deleteUnits: database.prepare('DELETE FROM units WHERE generation = ? AND file = ?'),
-    deleteFile: database.prepare('DELETE FROM files WHERE generation = ? AND path = ?'),
     deleteTerms: database.prepare('DELETE FROM search_terms WHERE generation = ? AND unit = ?'),
     insertTerms: database.prepare('INSERT INTO search_terms VALUES (?, ?, ?)'),
   };
   const stored = update.stored;
-  const heritage = rows.heritage;
-  const changedHeritage = stored ? !sameRows(stored.heritage, heritage, edgeRowKey) : true;
   const slots = stored ? rowChanges(stored.slots, graph.slots, (slot) => slot.id, slotRowKey) : undefined;
-  let places: Map<string, UnitPlace> | undefined;
-  // Heritage edges may leave units of files not replaced, whose lines they are stored against.
-  const placeOf: PlaceOf = (unit) => (places ??= placesOf(graph.units)).get(unit);
+  const replacedPlaces = placesOf(rows.units);
+  let otherPlaces: Map<string, UnitPlace> | undefined;
+  // Where each unit stands once written: the replaced files' units as given, the rest as the whole graph holds them
+  // (indexed only when a line must be anchored to one of those: seldom, and it takes milliseconds).
+  const placeOf: PlaceOf = (unit) => replacedPlaces.get(unit) ?? (otherPlaces ??= placesOf(graph.units)).get(unit);
   // Immediate: the write lock is taken before the count is read, so no commit lands between the check and the write.
   database.transaction(() => {
     if (update.readAt !== undefined && foreignWrites(database) !== update.readAt) throw new OvertakenUpdateError();
-    for (const file of update.replaceFiles) {
-      statement.deleteEdges.run(generation, generation, file);
-      statement.deleteUnresolved.run(generation, generation, file);
-      statement.deleteUnits.run(generation, file);
-      statement.deleteFile.run(generation, file);
-    }
-    if (changedHeritage) database.prepare(`DELETE FROM edges WHERE generation = ? AND kind IN (${[...HERITAGE_KINDS].map(() => '?').join(', ')})`).run(generation, ...HERITAGE_KINDS);
+    const before = replaceFileRows(database, generation, update.replaceFiles, rows, details.files, placeOf);
+    // Where units stood when the heritage edges were last written: as read above for the replaced files' units, as now for the rest.
+    const placeBefore: PlaceOf = (unit) => before.get(unit) ?? (replacedPlaces.has(unit) ? undefined : placeOf(unit));
+    const moved = (unit: string): boolean => {
+      const was = before.get(unit);
+      const now = replacedPlaces.get(unit);
+      return (was !== undefined || now !== undefined) && was?.startLine !== now?.startLine;
+    };
+    replaceHeritage(database, generation, rows.heritage, placeOf, stored ? { edges: stored.heritage, placeOf: placeBefore, moved } : undefined);
     if (slots) {
       const removeSlot = database.prepare('DELETE FROM slots WHERE generation = ? AND id = ?');
       for (const id of slots.removed) removeSlot.run(generation, id);
@@ -180,16 +180,7 @@ export function updateGeneration(
     // Stages kept whole since the last write (the organizer hands back the very same list) keep their rows; the overview is new.
     const stagesKept = stored !== undefined && stored.organized.stages === organized.stages;
     for (const table of [...(slots ? [] : ['slots']), ...(stagesKept ? [] : ['stages']), 'handbooks']) database.prepare(`DELETE FROM ${table} WHERE generation = ?`).run(generation);
-    // A replaced file's rows went with it, its heritage edges among them.
-    const replacedUnits = new Set(rows.units.map((unit) => unit.id));
-    const fileHeritage = changedHeritage ? [] : heritage.filter((edge) => replacedUnits.has(edge.from));
-    insertGraphRows(database, generation, {
-      files: rows.files,
-      units: rows.units,
-      edges: [...rows.edges, ...(changedHeritage ? heritage : fileHeritage)],
-      slots: slots ? slots.written : graph.slots,
-      unresolved: rows.unresolved,
-    }, details.files, placeOf);
+    insertSlots(graphRowStatements(database), generation, slots ? slots.written : graph.slots);
     if (!stagesKept) writeStageRows(database, generation, organized, details.behaviorKeys);
     writeHandbookRow(database, generation, organized);
     updateMemberRows(database, generation, organized, stored?.organized);
@@ -218,12 +209,7 @@ function writeHandbookRow(database: HandbookDatabase, generation: number, organi
   database.prepare('INSERT INTO handbooks VALUES (?, ?, ?, ?)').run(generation, JSON.stringify(organized.stager), JSON.stringify(organized.overview), JSON.stringify(organized.unassigned));
 }
 
-const edgeRowKey = (edge: Edge): string => `${edge.kind}\u0000${edge.from}\u0000${edge.to}\u0000${edge.lines.join(',')}\u0000${edge.via ?? ''}\u0000${edge.resolution ?? ''}`;
 const slotRowKey = (slot: Slot): string => `${slot.id}\u0000${slot.kind}\u0000${slot.file}\u0000${slot.owner}\u0000${slot.name}\u0000${slot.line}\u0000${slot.type}`;
-
-function sameRows<T>(before: readonly T[], after: readonly T[], key: (row: T) => string): boolean {
-  return before.length === after.length && before.every((row, position) => key(row) === key(after[position]!));
-}
 
 /** Rows to delete (by id) and to write (new or different) to turn `before` into `after`. The same row object is the same row: a sync keeps unchanged files' records. */
 function rowChanges<T>(before: readonly T[], after: readonly T[], id: (row: T) => string, key: (row: T) => string): { removed: string[]; written: T[] } {

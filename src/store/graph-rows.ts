@@ -103,15 +103,11 @@ export function unitRowsByUnit(
 }
 
 /** Writes a whole graph's rows into a generation being written. */
-export function insertGraphRows(
-  database: HandbookDatabase, generation: number, graph: ProgramGraphData, fileDetails: ReadonlyMap<string, FileDetails>,
-  /** Where units outside `graph` stand, for an update that writes the rows of some files only. */
-  placeElsewhere?: PlaceOf,
-): void {
+export function insertGraphRows(database: HandbookDatabase, generation: number, graph: ProgramGraphData, fileDetails: ReadonlyMap<string, FileDetails>): void {
   const statements = graphRowStatements(database);
   for (const file of graph.files) insertFileRow(statements, generation, file, fileDetails.get(file.path));
   const places = placesOf(graph.units);
-  const placeOf: PlaceOf = (unit) => places.get(unit) ?? placeElsewhere?.(unit);
+  const placeOf: PlaceOf = (unit) => places.get(unit);
   const outgoing = unitRowsByUnit(graph.units, graph.edges, graph.unresolved, placeOf);
   for (const unit of graph.units) {
     const rows = outgoing.byUnit.get(unit.id)!;
