@@ -173,8 +173,9 @@ function sameEdges(before: readonly Edge[], after: readonly Edge[]): boolean {
 
 /**
  * Replaces the generation's heritage edges, which every sync recomputes for the whole tree, with
- * `heritage`. With the edges as last written (`previous`, anchored by `previousPlaceOf`, where
- * units stood then), only the edges of units whose heritage differs are rewritten; without, all.
+ * `heritage`. With the edges as last written (`previous`, whose `placeOf` says where units stood
+ * then), only the edges of units whose heritage differs, counted from its unit, are rewritten;
+ * without, all.
  */
 export function replaceHeritage(
   database: HandbookDatabase, generation: number, heritage: readonly Edge[], placeOf: PlaceOf,
