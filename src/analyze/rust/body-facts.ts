@@ -53,6 +53,15 @@ export class BodyReader {
     this.patterns = new PatternBinder(facts, source);
   }
 
+  /** The local every binding nothing is known of shares, if one was made yet (see PatternBinder). */
+  get opaqueLocal(): number | undefined {
+    return this.patterns.opaqueLocal;
+  }
+
+  set opaqueLocal(local: number | undefined) {
+    this.patterns.opaqueLocal = local;
+  }
+
   typeContext(item: ItemContext): TypeContext {
     return { scope: item.module, generics: item.generics, ...(item.selfType ? { selfType: item.selfType } : {}), blockTypes: item.scope ?? NO_SCOPE };
   }

@@ -66,6 +66,15 @@ export class PatternBinder {
     private readonly source: string,
   ) {}
 
+  /** The file's opaque local, if a binding made it yet: a reader that reuses what it read of a fn (see RustFunctionPart) sets it as that read would have. */
+  get opaqueLocal(): number | undefined {
+    return this.opaque;
+  }
+
+  set opaqueLocal(local: number | undefined) {
+    this.opaque = local;
+  }
+
   private text(node: RustNode): string {
     return this.source.slice(node.start, node.end);
   }
