@@ -2,7 +2,7 @@ import { BodyReader, type ItemContext } from './body-facts.js';
 import type { CollectedUnits } from './collect-units.js';
 import { lazyStatics } from './lazy-statics.js';
 import { Scope } from './local-scopes.js';
-import { emptyFacts, nameRecord, type RustFacts, type TraitFact, type TypeDeclarationFact, type TypeFact } from './rust-facts.js';
+import { emptyFacts, nameRecord, type TraitFact, type TypeDeclarationFact, type TypeFact } from './rust-facts.js';
 import { INTERIOR_MUTABLE } from './rust-std.js';
 import { attributedItems, childByField, hasAttribute, nameOf, pathAttribute, spelled, type AttributedItem, type RustNode } from './rust-syntax.js';
 import { aliasParameters, genericsOf, readType } from './type-facts.js';
@@ -13,12 +13,25 @@ interface Owner {
   owner: string;
 }
 
+/** An impl block being read member by member: what its members are read in, and the members found. */
+export interface ImplReading {
+  node: RustNode;
+  inner: ItemContext;
+  types: ReturnType<BodyReader['typeContext']>;
+  members: Record<string, string>;
+}
+
+/** Where a file's top-level items stand. */
+export const TOP_CONTEXT: ItemContext & Owner = { module: '', generics: new Map(), owner: '' };
+
 /**
  * The facts of one file: its modules' items and imports, `mod` declarations, types with their
  * fields, traits, impls, fns' return types, statics, and the uses inside every body, each from the
- * unit whose code holds it. Walks the items as collectUnits did, taking their symbols from it.
+ * unit whose code holds it. Walks the items as the unit collector did, taking their symbols from
+ * it; items are handed in one by one (visitItem, or implHead, implMember, implEnd for an impl read
+ * member by member), each after its units were collected.
  */
-export function collectFacts(root: RustNode, source: string, lineOf: (offset: number) => number, collected: CollectedUnits): RustFacts {
+export function factCollector(source: string, lineOf: (offset: number) => number, collected: CollectedUnits) {
   const facts = emptyFacts();
   const reader = new BodyReader(facts, source, lineOf, collected.symbolOf, collected.testOnly, (items, context) => visitItems(items, { ...context, owner: '' }));
   const text = (node: RustNode): string => source.slice(node.start, node.end);
@@ -174,32 +187,43 @@ export function collectFacts(root: RustNode, source: string, lineOf: (offset: nu
     return fact;
   };
 
-  const visitImpl = (node: RustNode, context: ItemContext): void => {
+  const implHead = (node: RustNode, context: ItemContext): ImplReading => {
     const generics = genericsOf(node, context.generics, reader.typeContext(context), source);
     const types = { ...reader.typeContext(context), generics };
     const selfType = readType(childByField(node, 'type'), types, source);
-    const traitNode = childByField(node, 'trait');
-    const inner: ItemContext = { ...context, generics, selfType };
-    const members = nameRecord<string>();
-    for (const member of attributedItems(childByField(node, 'body')?.children ?? [], source, lineOf)) {
-      const memberSymbol = collected.symbolOf.get(member.node);
-      const memberName = nameOf(member.node, source);
-      if (collected.testOnly.has(member.node) || memberSymbol === undefined || memberName === undefined) continue;
-      members[memberName] ??= memberSymbol;
-      if (member.node.type === 'function_item') reader.readFunction(member.node, memberSymbol, inner);
-      else if (member.node.type === 'const_item') {
-        facts.statics[memberSymbol] = { kind: 'const', mutable: false };
-        const value = childByField(member.node, 'value');
-        if (value) reader.readInitializer(value, memberSymbol, inner);
-      }
-    }
-    const trait = traitNode ? readType(traitNode, { ...types, generics: new Map() }, source) : undefined;
-    facts.impls.push({ selfType, ...(trait ? { trait } : {}), line: lineOf(node.start), members });
+    return { node, inner: { ...context, generics, selfType }, types, members: nameRecord<string>() };
   };
 
-  visitItems(attributedItems(root.children, source, lineOf), { module: '', generics: new Map(), owner: '' });
-  return facts;
+  const implMember = (member: AttributedItem, impl: ImplReading): void => {
+    const memberSymbol = collected.symbolOf.get(member.node);
+    const memberName = nameOf(member.node, source);
+    if (collected.testOnly.has(member.node) || memberSymbol === undefined || memberName === undefined) return;
+    impl.members[memberName] ??= memberSymbol;
+    if (member.node.type === 'function_item') reader.readFunction(member.node, memberSymbol, impl.inner);
+    else if (member.node.type === 'const_item') {
+      facts.statics[memberSymbol] = { kind: 'const', mutable: false };
+      const value = childByField(member.node, 'value');
+      if (value) reader.readInitializer(value, memberSymbol, impl.inner);
+    }
+  };
+
+  const implEnd = (impl: ImplReading): void => {
+    const { node, inner, types } = impl;
+    const traitNode = childByField(node, 'trait');
+    const trait = traitNode ? readType(traitNode, { ...types, generics: new Map() }, source) : undefined;
+    facts.impls.push({ selfType: inner.selfType!, ...(trait ? { trait } : {}), line: lineOf(node.start), members: impl.members });
+  };
+
+  const visitImpl = (node: RustNode, context: ItemContext): void => {
+    const impl = implHead(node, context);
+    for (const member of attributedItems(childByField(node, 'body')?.children ?? [], source, lineOf)) implMember(member, impl);
+    implEnd(impl);
+  };
+
+  return { facts, reader, visitItem: (item: AttributedItem, context: ItemContext & Owner) => visitItems([item], context), implHead, implMember, implEnd };
 }
+
+export type FactCollector = ReturnType<typeof factCollector>;
 
 /** A lazy static's type from its tokens: the path before the first `<`, and its first type argument (`Mutex<Vec<Job>>`). */
 function tokenType(tokens: readonly RustNode[], scope: string, text: (node: RustNode) => string): TypeFact | undefined {

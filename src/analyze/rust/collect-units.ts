@@ -1,4 +1,5 @@
 import type { Unit, UnitKind } from '../../graph/model.js';
+import { DuplicateSymbols } from '../syntax/kept-declarations.js';
 import { headSignature, valueSignature, wholeSignature } from './declaration-text.js';
 import { lazyStatics } from './lazy-statics.js';
 import {
@@ -27,7 +28,7 @@ export interface CollectedUnits {
   testOnly: Set<RustNode>;
 }
 
-interface Container {
+export interface Container {
   /** The enclosing unit's symbol plus a dot, or '' at the file's top. */
   prefix: string;
   parent: string;
@@ -42,23 +43,40 @@ interface Container {
 /** The kinds of units a type's name can be: an impl's members are put under that unit when the same scope declares it. */
 const TYPE_KINDS = new Set<UnitKind>(['class', 'enum', 'interface', 'type']);
 
+/** Where a file's top-level items stand. */
+export function topContainer(file: string): Container {
+  return { prefix: '', parent: file, kind: 'module', exported: true };
+}
+
+/** An impl block being read member by member: what its members are read in, and what its end fixes up. */
+export interface ImplHead {
+  members: Container;
+  typeSymbol: string;
+  container: Container;
+  /** The number of units before its members. */
+  before: number;
+}
+
 /**
  * The units of one file, found by walking its items: at the top, in inline modules, in trait and
  * impl bodies, and inside function bodies (an item in a body is named under its function). Test
  * code is left out. Hashes, signatures and docs are set here; words and literals by
- * collectVocabulary.
+ * collectVocabulary. Items are handed in one by one (visitItem, or implHead, members, implEnd for
+ * an impl read member by member), so that a reader can reuse what it read of some (addKept) and
+ * hash each with the tokens of its own nodes (`hash` is set before each item); finish sets the
+ * parents of impl members last, when every type of the file is known.
  */
-export function collectUnits(root: RustNode, file: string, fileUnit: Unit, source: string, lineOf: (offset: number) => number, hash: (start: number, end: number) => string): CollectedUnits {
+export function unitCollector(file: string, fileUnit: Unit, source: string, lineOf: (offset: number) => number) {
   const collected: CollectedUnits = { units: [fileUnit], declarations: [], symbolOf: new Map(), implPrefix: new Map(), testOnly: new Set() };
-  const taken = new Map<string, number>();
+  const symbols = new DuplicateSymbols();
   const bySymbol = new Map<string, Unit>();
+  let hash: (start: number, end: number) => string = () => '';
+  /** Units reused from an earlier read: finish copies them rather than change them. */
+  const reused = new Set<Unit>();
 
   const addUnit = (kind: UnitKind, name: string, container: Container, node: RustNode, start: number, end: number, signature: string, doc: string, exported: boolean, docs: readonly RustNode[] = []): Unit => {
-    const path = `${container.prefix}${name}`;
-    const seen = taken.get(path) ?? 0;
-    taken.set(path, seen + 1);
     // A second item of one name keeps both, told apart as the TypeScript front end does.
-    const symbol = seen === 0 ? path : `${path}~${seen + 1}`;
+    const symbol = symbols.take(`${container.prefix}${name}`);
     const unit: Unit = {
       id: `${file}#${symbol}`, kind, file, symbol, startLine: lineOf(start), endLine: lineOf(Math.max(start, end - 1)), signature, doc,
       exported, hash: hash(start, end), literals: '', words: '', parent: container.parent,
@@ -149,17 +167,26 @@ export function collectUnits(root: RustNode, file: string, fileUnit: Unit, sourc
     }
   };
 
-  const visitImpl = (node: RustNode, container: Container): void => {
+  const implHead = (node: RustNode, container: Container): ImplHead => {
     const typeName = lastName(childByField(node, 'type'), source) ?? 'impl';
     const traitName = lastName(childByField(node, 'trait'), source);
     const prefix = traitName === undefined ? `${container.prefix}${typeName}` : `${container.prefix}${typeName}.${traitName}`;
     collected.implPrefix.set(node, prefix);
     // The members sit under the type's unit when this scope declares it (found after the walk, wherever it stands), else under the scope.
-    const before = collected.units.length;
-    const body = childByField(node, 'body');
     const exported = container.kind !== 'block' && container.exported;
-    if (body) visitItems(body.children, { prefix: `${prefix}.`, parent: container.parent, kind: 'impl', exported, traitImpl: traitName !== undefined });
-    pendingParents.push({ units: collected.units.slice(before), typeSymbol: `${container.prefix}${typeName}`, container });
+    const members: Container = { prefix: `${prefix}.`, parent: container.parent, kind: 'impl', exported, traitImpl: traitName !== undefined };
+    return { members, typeSymbol: `${container.prefix}${typeName}`, container, before: collected.units.length };
+  };
+
+  const implEnd = (head: ImplHead): void => {
+    pendingParents.push({ units: collected.units.slice(head.before), typeSymbol: head.typeSymbol, container: head.container });
+  };
+
+  const visitImpl = (node: RustNode, container: Container): void => {
+    const head = implHead(node, container);
+    const body = childByField(node, 'body');
+    if (body) visitItems(body.children, head.members);
+    implEnd(head);
   };
 
   const visitFields = (list: RustNode, container: Container): void => {
@@ -206,15 +233,51 @@ export function collectUnits(root: RustNode, file: string, fileUnit: Unit, sourc
   };
 
   const pendingParents: Array<{ units: Unit[]; typeSymbol: string; container: Container }> = [];
-  visitItems(root.children, { prefix: '', parent: file, kind: 'module', exported: true });
 
-  for (const { units, typeSymbol, container } of pendingParents) {
-    const owner = bySymbol.get(typeSymbol);
-    if (!owner || !TYPE_KINDS.has(owner.kind) || owner.parent !== container.parent) continue;
-    for (const unit of units) if (unit.parent === container.parent) unit.parent = owner.id;
-  }
-  return collected;
+  /** A unit read earlier and reused as it is (its parent is set again by finish): its symbol is taken, and types found by it. */
+  const addKept = (unit: Unit, path: string, node: RustNode): void => {
+    symbols.take(path);
+    collected.units.push(unit);
+    collected.declarations.push({ unit, node, start: node.start, end: node.end, wordsStart: node.start });
+    bySymbol.set(unit.symbol, unit);
+    reused.add(unit);
+  };
+
+  /** Sets impl members' parents; a reused unit whose parent changes is copied. Returns the copies by the units they replace. */
+  const finish = (): Map<Unit, Unit> => {
+    const copies = new Map<Unit, Unit>();
+    for (const { units, typeSymbol, container } of pendingParents) {
+      const owner = bySymbol.get(typeSymbol);
+      const parent = owner && TYPE_KINDS.has(owner.kind) && owner.parent === container.parent ? owner.id : container.parent;
+      for (const unit of units) {
+        // A reused unit is a direct member (see RustFunctionPart) and holds the parent it was given then.
+        if (reused.has(unit)) {
+          if (unit.parent !== parent) copies.set(unit, { ...unit, parent });
+        } else if (unit.parent === container.parent) unit.parent = parent;
+      }
+    }
+    if (copies.size > 0) {
+      collected.units = collected.units.map((unit) => copies.get(unit) ?? unit);
+      for (const declaration of collected.declarations) declaration.unit = copies.get(declaration.unit) ?? declaration.unit;
+    }
+    return copies;
+  };
+
+  return {
+    collected,
+    symbols: symbols as Pick<DuplicateSymbols, 'wouldGive'>,
+    setHasher: (hasher: (start: number, end: number) => string): void => {
+      hash = hasher;
+    },
+    visitItem,
+    implHead,
+    implEnd,
+    addKept,
+    finish,
+  };
 }
+
+export type UnitCollector = ReturnType<typeof unitCollector>;
 
 /** The name a type is known by in an impl's head: `Session` of `&'a mut Session<T>`, `Message` of `crate::model::Message`. */
 function lastName(node: RustNode | undefined, source: string): string | undefined {

@@ -1,12 +1,9 @@
 import type { ExtractedFile, FileInput } from '../front-end.js';
 import { extractNeverThrowing, fileUnitOf, parseText } from '../syntax/read-syntax-file.js';
-import { collectFacts } from './collect-facts.js';
-import { collectUnits } from './collect-units.js';
 import { declarationDigest } from './declaration-digest.js';
 import { emptyFacts, type RustFacts } from './rust-facts.js';
+import { readRustDeclarations } from './rust-declaration-parts.js';
 import { attributedItems, childByField, docText, isInnerDoc, nameOf, pathAttribute, type RustNode } from './rust-syntax.js';
-import { fileTokens, unitHasher } from './unit-tokens.js';
-import { collectVocabulary } from './unit-vocabulary.js';
 import { importsOf } from './use-declarations.js';
 
 
@@ -17,7 +14,8 @@ export function extractRustFile(file: FileInput): ExtractedFile<RustFacts> {
 
 function extract(file: FileInput): ExtractedFile<RustFacts> {
   const text = file.text;
-  const { root, errors, lineOf } = parseText('rust', file);
+  const parsed = parseText('rust', file);
+  const { root, errors, lineOf } = parsed;
   // `//!` at the top documents the module the file is.
   const fileUnit = fileUnitOf(file, docText(leadingInnerDocs(root), text));
   const extracted: ExtractedFile<RustFacts> = { units: [fileUnit], parseErrors: errors.count, digest: {}, facts: emptyFacts() };
@@ -28,10 +26,9 @@ function extract(file: FileInput): ExtractedFile<RustFacts> {
     extracted.digest = declarationDigest([], extracted.facts);
     return extracted;
   }
-  const collected = collectUnits(root, file.path, fileUnit, text, lineOf, unitHasher(fileTokens(root, text)));
-  collectVocabulary(root, collected.declarations, text);
+  const { collected, facts } = readRustDeclarations(root, parsed, file, fileUnit);
   extracted.units = collected.units;
-  extracted.facts = collectFacts(root, text, lineOf, collected);
+  extracted.facts = facts;
   extracted.digest = declarationDigest(collected.declarations, extracted.facts);
   return extracted;
 }

@@ -3,7 +3,9 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ExtractedFile, FileInput } from '../../../src/analyze/front-end.js';
+import type { Unit } from '../../../src/graph/model.js';
 import { extractGoFile } from '../../../src/analyze/go/extract-go-file.js';
+import { extractRustFile } from '../../../src/analyze/rust/extract-rust-file.js';
 import { RecentTrees } from '../../../src/analyze/syntax/recent-trees.js';
 
 /**
@@ -28,9 +30,13 @@ interface Language {
   declaration: (name: string, n: number) => string;
   /** A name a declaration already has, or gets, more than once. */
   duplicate: string;
+  /** The names functions are declared with. */
+  functionNames: RegExp;
   comment: (n: number) => string;
   broken: string;
   typeName: RegExp;
+  /** The units a front end reuses when an edit leaves them alone. */
+  reusable: (unit: Unit) => boolean;
 }
 
 const GO_EXTRA = `
@@ -98,12 +104,171 @@ const GO: Language = {
   binding: (n) => `\tv${n}, w${n} := pair()\n\t_, _ = v${n}, w${n}`,
   declaration: (name, n) => `func ${name}() int {\n\tz${n} := ${n}\n\treturn z${n}\n}`,
   duplicate: 'init',
+  functionNames: /^func (\w+)\(/gm,
   comment: (n) => `// note ${n}`,
   broken: 'func broken_( {',
   typeName: /^type (\w+)/,
+  reusable: () => true,
 };
 
-const KINDS = ['statement', 'binding', 'delete-line', 'add-declaration', 'remove-declaration', 'comment', 'uncomment', 'blank', 'break', 'fix', 'raw', 'rename-type', 'same-length'] as const;
+const RUST_EXTRA = `
+/// Modes a run goes in.
+#[derive(Debug, Clone, Copy)]
+pub enum Mode {
+    Quiet,
+    Loud,
+}
+
+static COUNT: AtomicUsize = AtomicUsize::new(0);
+
+lazy_static! {
+    /// The shared registry.
+    static ref REGISTRY: Mutex<Vec<String>> = Mutex::new(Vec::new());
+}
+
+macro_rules! twice {
+    ($e:expr) => {
+        $e + $e
+    };
+}
+
+/// Engine runs steps; documented before its attributes.
+#[derive(Default)]
+pub struct Engine<T> {
+    /// How many steps ran.
+    pub steps: usize,
+    items: Vec<T>,
+}
+
+impl<T: Clone> Engine<T> {
+    /// A fresh engine.
+    pub fn new() -> Self {
+        Engine { steps: 0, items: Vec::new() }
+    }
+
+    #[inline]
+    pub fn step(&mut self, item: T) -> usize {
+        let copy = item.clone();
+        self.items.push(copy);
+        for (i, x) in self.items.iter().enumerate() {
+            let _ = (i.max(1), x);
+        }
+        if let Some(first) = self.items.first() {
+            let _ = first.clone();
+        }
+        self.steps += 1;
+        self.steps
+    }
+
+    // A plain comment right above.
+    fn count(&self) -> usize {
+        let Mode::Quiet = Mode::Quiet else { return 0 };
+        let n = twice!(self.items.len());
+        COUNT.fetch_add(n, Ordering::SeqCst)
+    }
+
+    pub fn count(&self, extra: usize) -> usize {
+        let total = self.steps + extra;
+        total
+    }
+
+    const LIMIT: usize = 8;
+
+    fn nested(&self) -> usize {
+        fn inner(x: usize) -> usize {
+            x + 1
+        }
+        inner(self.steps)
+    }
+
+    fn written(&self) -> String {
+        use std::fmt::Write as _;
+        let mut out = String::new();
+        let _ = write!(out, "{}", self.steps);
+        out
+    }
+
+    async fn later(&self) -> usize {
+        let (a, b) = (1, 2);
+        a + b + self.steps
+    }
+}
+
+impl<T> Drop for Engine<T> {
+    fn drop(&mut self) {
+        let [first, ..] = [0, 1] else { return };
+        let _ = first.max(1);
+    }
+}
+
+impl std::fmt::Display for Mode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let text = match self {
+            Mode::Quiet => "quiet",
+            Mode::Loud => "loud",
+        };
+        write!(f, "{}", text)
+    }
+}
+
+pub mod inner {
+    use super::Engine;
+
+    pub fn make() -> Engine<u8> {
+        let engine = Engine::new();
+        engine
+    }
+
+    impl Engine<u8> {
+        pub fn byte(&self) -> u8 {
+            let b = 1;
+            b
+        }
+    }
+}
+
+pub fn count() -> usize {
+    let value = COUNT.load(Ordering::SeqCst);
+    value
+}
+
+#[cfg(not(test))]
+fn count() -> usize {
+    let [n, ..] = [COUNT.load(Ordering::SeqCst), 0];
+    n.max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn steps() {
+        let mut engine = Engine::<u8>::new();
+        assert_eq!(engine.step(1), 1);
+    }
+}
+`;
+
+const RUST: Language = {
+  path: 'crates/core/src/session.rs',
+  text: fixture('rust-harness/crates/core/src/session.rs') + RUST_EXTRA,
+  extract: extractRustFile,
+  topLevel: /^( {4})?(pub )?(async )?(fn|struct|enum|static|const|impl|mod|macro_rules!|trait) /,
+  bodyOpens: /^( {4})?(pub )?(async )?fn .*\{$/,
+  statement: (n) => `        let _ = ${n};`,
+  binding: (n) => `        let (v${n}, w${n}) = (1, 2);\n        let [p${n}, ..] = [v${n}, w${n}];\n        let _ = (p${n}, w${n});`,
+  declaration: (name, n) => `    fn ${name}(&self) -> usize {\n        let z${n} = ${n};\n        let _ = (z${n},);\n        z${n}\n    }`,
+  duplicate: 'count',
+  functionNames: /^ *(?:pub )?fn (\w+)/gm,
+  comment: (n) => `    /// note ${n}`,
+  broken: 'fn broken_( {',
+  typeName: /^(?:impl(?:<[^>]*>)? |pub struct |pub enum )(\w+)/,
+  // Rust reuses fns at the top and in top-level impls that declare nothing in their bodies; other items are read again.
+  reusable: (unit) => (unit.kind === 'function' || unit.kind === 'method') && !/^(inner\.|twice$|Engine\.(nested|written)(\.|$))/.test(unit.symbol),
+};
+
+const KINDS = ['statement', 'binding', 'delete-line', 'add-declaration', 'remove-declaration', 'comment', 'uncomment', 'blank', 'break', 'fix', 'raw', 'rename-type', 'retype', 'same-length'] as const;
 const plan = fc.record({ kind: fc.constantFrom(...KINDS), picks: fc.array(fc.nat({ max: 9_999 }), { minLength: 3, maxLength: 3 }) });
 const RAW = ['', '\n', ' ', '}', '{', 'x', '// c\n', '\n\n'];
 
@@ -129,7 +294,7 @@ function applyEdit(language: Language, text: string, kind: (typeof KINDS)[number
       lines.splice(picks[0]! % lines.length, 1);
       return lines.join('\n');
     case 'add-declaration': {
-      const names = [`fresh${n}`, language.duplicate, ...[...text.matchAll(/^func (\w+)\(/gm)].map((match) => match[1]!)];
+      const names = [`fresh${n}`, language.duplicate, ...[...text.matchAll(language.functionNames)].map((match) => match[1]!)];
       const name = names[picks[1]! % names.length]!;
       const doc = picks[2]! % 2 === 0 ? [language.comment(n)] : [];
       return insertAt(pickLine((line) => language.topLevel.test(line)), ...doc, language.declaration(name, n), '');
@@ -138,7 +303,9 @@ function applyEdit(language: Language, text: string, kind: (typeof KINDS)[number
       const at = pickLine((line) => language.topLevel.test(line));
       if (at === undefined) return text;
       let end = at;
-      if (lines[at]!.endsWith('{') || lines[at]!.endsWith('(')) while (end < lines.length - 1 && !/^[})]/.test(lines[end]!)) end += 1;
+      const indent = /^\s*/.exec(lines[at]!)![0];
+      const closes = (line: string): boolean => line.startsWith(`${indent}}`) || line.startsWith(`${indent})`);
+      if (lines[at]!.endsWith('{') || lines[at]!.endsWith('(')) while (end < lines.length - 1 && !closes(lines[end]!)) end += 1;
       lines.splice(at, end - at + 1);
       return lines.join('\n');
     }
@@ -164,6 +331,13 @@ function applyEdit(language: Language, text: string, kind: (typeof KINDS)[number
       const at = pickLine((line) => language.typeName.test(line));
       if (at === undefined) return text;
       lines[at] = lines[at]!.replace(language.typeName, (whole, name: string) => whole.replace(name, `${name}R${n}`));
+      return lines.join('\n');
+    }
+    case 'retype': {
+      // A type renamed without moving any offset: what stands after it is lent unshifted, the very nodes read before.
+      const at = pickLine((line) => language.typeName.test(line));
+      if (at === undefined) return text;
+      lines[at] = lines[at]!.replace(language.typeName, (whole, name: string) => whole.replace(name, `${name.slice(0, -1)}${name.endsWith('Q') ? 'Z' : 'Q'}`));
       return lines.join('\n');
     }
     case 'same-length': {
@@ -195,7 +369,7 @@ function expectWarmEqualsCold(language: Language, edits: ReadonlyArray<{ kind: (
 }
 
 describe('kept declarations', () => {
-  for (const [name, language] of [['go', GO]] as const) {
+  for (const [name, language] of [['go', GO], ['rust', RUST]] as const) {
     it(`extract an edited file as a cold extraction does, over random edits (${name})`, () => {
       fc.assert(
         fc.property(fc.array(plan, { minLength: 1, maxLength: 10 }), (edits) => expectWarmEqualsCold(language, edits)),
@@ -216,8 +390,9 @@ describe('kept declarations', () => {
       const twice = language.extract(input(language, lines.join('\n'), trees));
       const edited = twice.units.filter((unit) => unit.startLine <= at + 1 && at + 1 <= unit.endLine && unit.kind !== 'file');
       expect(edited).toHaveLength(1);
+      expect(twice.units.filter((unit) => language.reusable(unit) && !edited.includes(unit)).length).toBeGreaterThan(5);
       for (const [index, unit] of twice.units.entries()) {
-        if (unit.kind === 'file' || edited.includes(unit)) continue;
+        if (unit.kind === 'file' || edited.includes(unit) || !language.reusable(unit)) continue;
         expect(unit, unit.id).toBe(once.units[index]);
       }
     });
