@@ -125,6 +125,7 @@ function addPart(part: RustFunctionPart, node: RustNode, place: Place, units: Un
   const { facts: fileFacts, reader } = facts;
   fileFacts.functions[part.unit.symbol] = part.fn;
   for (const local of part.locals) fileFacts.locals.push(local);
+  for (const fact of part.imports) fileFacts.imports.push(fact);
   // One by one: a long fn can hold more uses than a spread's arguments may number.
   for (const use of part.uses) fileFacts.uses.push(use);
   if (part.opaqueOwn !== undefined) reader.opaqueLocal = part.opaqueOwn;
@@ -134,7 +135,7 @@ function addPart(part: RustFunctionPart, node: RustNode, place: Place, units: Un
 
 /**
  * Reads one item afresh: its units, their words, its facts. Returns a part to keep when the item is
- * a fn that adds nothing but its own unit, its function fact, uses and locals; anything else is
+ * a fn that adds nothing but its own unit, its function fact, uses, locals and body `use`s; anything else is
  * read again every time (types, impls, modules, fns that declare items in their bodies).
  */
 function readItem(
@@ -151,7 +152,7 @@ function readItem(
   units.visitItem(item, place.container);
   const declarations = collected.declarations.slice(declarationsBefore);
   if (fileHasher === undefined) collectVocabulary(holder, declarations, source);
-  const before = { uses: fileFacts.uses.length, locals: fileFacts.locals.length, opaque: facts.reader.opaqueLocal, others: otherFacts(fileFacts) };
+  const before = { uses: fileFacts.uses.length, locals: fileFacts.locals.length, imports: fileFacts.imports.length, opaque: facts.reader.opaqueLocal, others: otherFacts(fileFacts) };
   if (place.impl) facts.implMember(item, place.impl.facts);
   else facts.visitItem(item, TOP_CONTEXT);
   const name = nameOf(item.node, source);
@@ -168,13 +169,14 @@ function readItem(
     fn: fileFacts.functions[unit!.symbol]!,
     uses: fileFacts.uses.slice(before.uses),
     locals: fileFacts.locals.slice(before.locals),
+    imports: fileFacts.imports.slice(before.imports),
     localBase: before.locals,
     opaqueBefore: before.opaque,
     ...(before.opaque === undefined && opaque !== undefined ? { opaqueOwn: opaque } : {}),
   };
 }
 
-/** How many facts of the kinds a kept part does not carry the file has: a fn whose read adds one (a `use` or an impl in its body) is not kept. */
+/** How many facts of the kinds a kept part does not carry the file has: a fn whose read adds one (an impl in its body) is not kept. */
 function otherFacts(facts: RustFacts): string {
-  return [facts.imports.length, facts.impls.length, facts.inlineModules.length, facts.macros.length, facts.modules.length].join(',');
+  return [facts.impls.length, facts.inlineModules.length, facts.macros.length, facts.modules.length].join(',');
 }

@@ -1,9 +1,10 @@
 import type { Unit } from '../../graph/model.js';
-import type { Expression, FunctionFact, LocalFact, UseFact } from './rust-facts.js';
+import type { Expression, FunctionFact, ImportFact, LocalFact, UseFact } from './rust-facts.js';
 
 /**
  * What was read of one fn of a Rust file (at its top, or a member of a top-level impl) whose read
- * adds nothing but its own unit, its function fact, uses and locals: as read where it stood then.
+ * adds nothing but its own unit, its function fact, uses, locals and the `use` declarations in its
+ * body: as read where it stood then.
  * The next extraction of the file reuses it for the same node (lent by the next tree's copy, see
  * KeptDeclarations) when what it took from outside its node is the same: the text before it
  * (attributes, doc comments, blank lines), its impl's head, the symbol its path gets after the
@@ -26,6 +27,8 @@ export interface RustFunctionPart {
   fn: FunctionFact;
   uses: UseFact[];
   locals: LocalFact[];
+  /** The `use` declarations in its body, which bind names there. */
+  imports: ImportFact[];
   /** The index of its first local among the file's: uses name locals by index. */
   localBase: number;
   /** The file's opaque local before it, if there was one: its bindings of nothing known name it. */
@@ -52,6 +55,7 @@ export function movedFunctionPart(part: RustFunctionPart, line: number, localBas
       const expression = renumber(use.expression);
       return lines === 0 && expression === use.expression ? use : { ...use, line: use.line + lines, expression };
     }),
+    imports: lines === 0 ? part.imports : part.imports.map((fact) => ({ ...fact, line: fact.line + lines })),
     locals: part.locals.map((local) => (local.value === undefined ? local : { ...local, value: renumber(local.value) })),
     localBase,
     opaqueBefore: opaque,

@@ -265,7 +265,7 @@ const RUST: Language = {
   broken: 'fn broken_( {',
   typeName: /^(?:impl(?:<[^>]*>)? |pub struct |pub enum )(\w+)/,
   // Rust reuses fns at the top and in top-level impls that declare nothing in their bodies; other items are read again.
-  reusable: (unit) => (unit.kind === 'function' || unit.kind === 'method') && !/^(inner\.|twice$|Engine\.(nested|written)(\.|$))/.test(unit.symbol),
+  reusable: (unit) => (unit.kind === 'function' || unit.kind === 'method') && !/^(inner\.|twice$|Engine\.nested(\.|$))/.test(unit.symbol),
 };
 
 const KINDS = ['statement', 'binding', 'delete-line', 'add-declaration', 'remove-declaration', 'comment', 'uncomment', 'blank', 'break', 'fix', 'raw', 'rename-type', 'retype', 'same-length'] as const;
