@@ -14,6 +14,8 @@ export interface Declaration {
   end: number;
   /** Where its words start: its doc comments are its own words, not the enclosing unit's. */
   wordsStart: number;
+  /** Its symbol before a duplicate's suffix. */
+  path: string;
 }
 
 export interface CollectedUnits {
@@ -71,18 +73,19 @@ export function unitCollector(file: string, fileUnit: Unit, source: string, line
   const symbols = new DuplicateSymbols();
   const bySymbol = new Map<string, Unit>();
   let hash: (start: number, end: number) => string = () => '';
-  /** Units reused from an earlier read: finish copies them rather than change them. */
-  const reused = new Set<Unit>();
+  /** Units reused from an earlier read, and whether each is an impl's member: finish copies those rather than change them, and leaves the units nested in them as they were read. */
+  const reused = new Map<Unit, boolean>();
 
   const addUnit = (kind: UnitKind, name: string, container: Container, node: RustNode, start: number, end: number, signature: string, doc: string, exported: boolean, docs: readonly RustNode[] = []): Unit => {
     // A second item of one name keeps both, told apart as the TypeScript front end does.
-    const symbol = symbols.take(`${container.prefix}${name}`);
+    const path = `${container.prefix}${name}`;
+    const symbol = symbols.take(path);
     const unit: Unit = {
       id: `${file}#${symbol}`, kind, file, symbol, startLine: lineOf(start), endLine: lineOf(Math.max(start, end - 1)), signature, doc,
       exported, hash: hash(start, end), literals: '', words: '', parent: container.parent,
     };
     collected.units.push(unit);
-    collected.declarations.push({ unit, node, start, end, wordsStart: Math.min(start, docs[0]?.start ?? start) });
+    collected.declarations.push({ unit, node, start, end, wordsStart: Math.min(start, docs[0]?.start ?? start), path });
     collected.symbolOf.set(node, symbol);
     bySymbol.set(symbol, unit);
     return unit;
@@ -234,13 +237,13 @@ export function unitCollector(file: string, fileUnit: Unit, source: string, line
 
   const pendingParents: Array<{ units: Unit[]; typeSymbol: string; container: Container }> = [];
 
-  /** A unit read earlier and reused as it is (its parent is set again by finish): its symbol is taken, and types found by it. */
-  const addKept = (unit: Unit, path: string, node: RustNode): void => {
+  /** A unit read earlier and reused as it is (a member's parent is set again by finish): its symbol is taken, and types found by it. */
+  const addKept = (unit: Unit, path: string, node: RustNode, member: boolean): void => {
     symbols.take(path);
     collected.units.push(unit);
-    collected.declarations.push({ unit, node, start: node.start, end: node.end, wordsStart: node.start });
+    collected.declarations.push({ unit, node, start: node.start, end: node.end, wordsStart: node.start, path });
     bySymbol.set(unit.symbol, unit);
-    reused.add(unit);
+    reused.set(unit, member);
   };
 
   /** Sets impl members' parents; a reused unit whose parent changes is copied. Returns the copies by the units they replace. */
@@ -250,10 +253,11 @@ export function unitCollector(file: string, fileUnit: Unit, source: string, line
       const owner = bySymbol.get(typeSymbol);
       const parent = owner && TYPE_KINDS.has(owner.kind) && owner.parent === container.parent ? owner.id : container.parent;
       for (const unit of units) {
-        // A reused unit is a direct member (see RustFunctionPart) and holds the parent it was given then.
-        if (reused.has(unit)) {
+        // A reused member holds the parent it was given then; the units nested in its fn keep theirs, set within it.
+        const member = reused.get(unit);
+        if (member === true) {
           if (unit.parent !== parent) copies.set(unit, { ...unit, parent });
-        } else if (unit.parent === container.parent) unit.parent = parent;
+        } else if (member === undefined && unit.parent === container.parent) unit.parent = parent;
       }
     }
     if (copies.size > 0) {

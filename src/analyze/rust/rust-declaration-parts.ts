@@ -77,7 +77,7 @@ export function readRustDeclarations(root: RustNode, parsed: ParsedFile, file: F
   }
   const copies = units.finish();
   // A part keeps the unit as this extraction gives it, so that the next one copies it only if its parent changes again.
-  for (const part of reused) part.unit = copies.get(part.unit) ?? part.unit;
+  for (const part of reused) if (copies.has(part.units[0]!)) part.units = [copies.get(part.units[0]!)!, ...part.units.slice(1)];
   if (!clean) collectVocabulary(root, units.collected.declarations, source);
   return { collected: units.collected, facts: facts.facts };
 }
@@ -114,29 +114,35 @@ function nodesOf(item: AttributedItem, siblings: readonly RustNode[]): RustNode[
   return siblings.slice(start, end + 1);
 }
 
-/** A part is reused when what it took from outside its node is as it was: its lead, its impl's head, its symbol, whether the file's opaque local exists before it. */
+/** A part is reused when what it took from outside its node is as it was: its lead, its impl's head, its symbols, whether the file's opaque local exists before it. */
 function canReuse(part: RustFunctionPart, lead: string, head: string, units: UnitCollector, facts: FactCollector): boolean {
-  return part.lead === lead && part.head === head && units.symbols.wouldGive([part.path], [part.unit.symbol]) && (facts.reader.opaqueLocal === undefined) === (part.opaqueBefore === undefined);
+  return part.lead === lead && part.head === head && units.symbols.wouldGive(part.paths, part.units.map((unit) => unit.symbol)) && (facts.reader.opaqueLocal === undefined) === (part.opaqueBefore === undefined);
 }
 
-/** A reused part's unit and facts added to the file's, as reading its fn adds them. */
+/** A reused part's units and facts added to the file's, as reading its fn adds them. */
 function addPart(part: RustFunctionPart, node: RustNode, place: Place, units: UnitCollector, facts: FactCollector): void {
-  units.addKept(part.unit, part.path, node);
+  part.units.forEach((unit, index) => units.addKept(unit, part.paths[index]!, node, index === 0));
   const { facts: fileFacts, reader } = facts;
-  fileFacts.functions[part.unit.symbol] = part.fn;
+  for (const [symbol, fact] of part.functions) fileFacts.functions[symbol] = fact;
+  for (const [symbol, fact] of part.types) fileFacts.types[symbol] = fact;
+  for (const [symbol, fact] of part.traits) fileFacts.traits[symbol] = fact;
+  for (const [symbol, fact] of part.statics) fileFacts.statics[symbol] = fact;
+  for (const fact of part.impls) fileFacts.impls.push(fact);
+  for (const symbol of part.inlineModules) fileFacts.inlineModules.push(symbol);
+  for (const macro of part.macros) fileFacts.macros.push(macro);
   for (const local of part.locals) fileFacts.locals.push(local);
   for (const fact of part.imports) fileFacts.imports.push(fact);
   // One by one: a long fn can hold more uses than a spread's arguments may number.
   for (const use of part.uses) fileFacts.uses.push(use);
   if (part.opaqueOwn !== undefined) reader.opaqueLocal = part.opaqueOwn;
-  if (place.impl) place.impl.facts.members[part.name] ??= part.unit.symbol;
-  else (fileFacts.items[''] ??= nameRecord())[part.name] ??= part.unit.symbol;
+  const symbol = part.units[0]!.symbol;
+  if (place.impl) place.impl.facts.members[part.name] ??= symbol;
+  else (fileFacts.items[''] ??= nameRecord())[part.name] ??= symbol;
 }
 
 /**
  * Reads one item afresh: its units, their words, its facts. Returns a part to keep when the item is
- * a fn that adds nothing but its own unit, its function fact, uses, locals and body `use`s; anything else is
- * read again every time (types, impls, modules, fns that declare items in their bodies).
+ * a fn; any other item is read again every time (types, impls, modules: short, or read member by member).
  */
 function readItem(
   item: AttributedItem, lead: string, place: Place, fileHasher: ((start: number, end: number) => string) | undefined,
@@ -152,21 +158,33 @@ function readItem(
   units.visitItem(item, place.container);
   const declarations = collected.declarations.slice(declarationsBefore);
   if (fileHasher === undefined) collectVocabulary(holder, declarations, source);
-  const before = { uses: fileFacts.uses.length, locals: fileFacts.locals.length, imports: fileFacts.imports.length, opaque: facts.reader.opaqueLocal, others: otherFacts(fileFacts) };
+  const before = {
+    uses: fileFacts.uses.length, locals: fileFacts.locals.length, imports: fileFacts.imports.length, impls: fileFacts.impls.length,
+    inlineModules: fileFacts.inlineModules.length, macros: fileFacts.macros.length, modules: fileFacts.modules.length, opaque: facts.reader.opaqueLocal,
+  };
   if (place.impl) facts.implMember(item, place.impl.facts);
   else facts.visitItem(item, TOP_CONTEXT);
   const name = nameOf(item.node, source);
-  const unit = declarations[0]?.unit;
-  if (item.node.type !== 'function_item' || declarations.length !== 1 || declarations[0]!.node !== item.node || name === undefined || otherFacts(fileFacts) !== before.others) return undefined;
+  // A fn's body adds no `mod x;` declaration (only a module's top does): were it to, the part could not say so.
+  if (item.node.type !== 'function_item' || declarations[0]?.node !== item.node || name === undefined || fileFacts.modules.length !== before.modules) return undefined;
   const opaque = facts.reader.opaqueLocal;
+  const symbols = declarations.map((declaration) => declaration.unit.symbol);
+  // Every record entry a fn's read adds is keyed by one of its units' symbols.
+  const entries = <T>(record: Record<string, T>): Array<[string, T]> => symbols.flatMap((symbol) => (record[symbol] !== undefined ? [[symbol, record[symbol]!] as [string, T]] : []));
   return {
     line: lineOf(item.node.start),
     lead,
     head: place.head,
-    path: `${place.container.prefix}${name}`,
+    paths: declarations.map((declaration) => declaration.path),
     name,
-    unit: unit!,
-    fn: fileFacts.functions[unit!.symbol]!,
+    units: declarations.map((declaration) => declaration.unit),
+    functions: entries(fileFacts.functions),
+    types: entries(fileFacts.types),
+    traits: entries(fileFacts.traits),
+    statics: entries(fileFacts.statics),
+    impls: fileFacts.impls.slice(before.impls),
+    inlineModules: fileFacts.inlineModules.slice(before.inlineModules),
+    macros: fileFacts.macros.slice(before.macros),
     uses: fileFacts.uses.slice(before.uses),
     locals: fileFacts.locals.slice(before.locals),
     imports: fileFacts.imports.slice(before.imports),
@@ -174,9 +192,4 @@ function readItem(
     opaqueBefore: before.opaque,
     ...(before.opaque === undefined && opaque !== undefined ? { opaqueOwn: opaque } : {}),
   };
-}
-
-/** How many facts of the kinds a kept part does not carry the file has: a fn whose read adds one (an impl in its body) is not kept. */
-function otherFacts(facts: RustFacts): string {
-  return [facts.impls.length, facts.inlineModules.length, facts.macros.length, facts.modules.length].join(',');
 }

@@ -1,13 +1,13 @@
 import type { Unit } from '../../graph/model.js';
-import type { Expression, FunctionFact, ImportFact, LocalFact, UseFact } from './rust-facts.js';
+import type { Expression, FunctionFact, ImplFact, ImportFact, LocalFact, RustFacts, StaticFact, TraitFact, TypeDeclarationFact, UseFact } from './rust-facts.js';
 
 /**
- * What was read of one fn of a Rust file (at its top, or a member of a top-level impl) whose read
- * adds nothing but its own unit, its function fact, uses, locals and the `use` declarations in its
- * body: as read where it stood then.
+ * What was read of one fn of a Rust file (at its top, or a member of a top-level impl): its units
+ * (its own, then those of the items in its body) and every fact its read adds, as read where it
+ * stood then. What its body declares is named under the fn and seen only inside it.
  * The next extraction of the file reuses it for the same node (lent by the next tree's copy, see
  * KeptDeclarations) when what it took from outside its node is the same: the text before it
- * (attributes, doc comments, blank lines), its impl's head, the symbol its path gets after the
+ * (attributes, doc comments, blank lines), its impl's head, the symbols its paths get after the
  * items before it, and whether the file's one opaque local was made before it. The rest moves or
  * is set again on reuse: lines move by what the node moved, its locals are numbered after the
  * locals before it (and the opaque local it named is the file's now), and a member's parent is set
@@ -20,11 +20,18 @@ export interface RustFunctionPart {
   lead: string;
   /** The text of the head of the impl it is a member of; '' at the file's top. */
   head: string;
-  /** Its unit's path, its symbol before a duplicate's suffix. */
-  path: string;
+  /** Each unit's path, its symbol before a duplicate's suffix. */
+  paths: string[];
   name: string;
-  unit: Unit;
-  fn: FunctionFact;
+  /** Its own unit first, then those its body declares. */
+  units: Unit[];
+  functions: Array<[string, FunctionFact]>;
+  types: Array<[string, TypeDeclarationFact]>;
+  traits: Array<[string, TraitFact]>;
+  statics: Array<[string, StaticFact]>;
+  impls: ImplFact[];
+  inlineModules: string[];
+  macros: RustFacts['macros'];
   uses: UseFact[];
   locals: LocalFact[];
   /** The `use` declarations in its body, which bind names there. */
@@ -50,7 +57,10 @@ export function movedFunctionPart(part: RustFunctionPart, line: number, localBas
   return {
     ...part,
     line,
-    unit: lines === 0 ? part.unit : { ...part.unit, startLine: part.unit.startLine + lines, endLine: part.unit.endLine + lines },
+    units: lines === 0 ? part.units : part.units.map((unit) => ({ ...unit, startLine: unit.startLine + lines, endLine: unit.endLine + lines })),
+    types: lines === 0 ? part.types : part.types.map(([symbol, fact]) => [symbol, movedType(fact, lines)]),
+    traits: lines === 0 ? part.traits : part.traits.map(([symbol, fact]) => [symbol, { ...fact, supertraits: fact.supertraits.map((bound) => ({ ...bound, line: bound.line + lines })) }]),
+    impls: lines === 0 ? part.impls : part.impls.map((fact) => ({ ...fact, line: fact.line + lines })),
     uses: part.uses.map((use) => {
       const expression = renumber(use.expression);
       return lines === 0 && expression === use.expression ? use : { ...use, line: use.line + lines, expression };
@@ -61,6 +71,12 @@ export function movedFunctionPart(part: RustFunctionPart, line: number, localBas
     opaqueBefore: opaque,
     ...(part.opaqueOwn !== undefined ? { opaqueOwn: part.opaqueOwn + by } : {}),
   };
+}
+
+function movedType(fact: TypeDeclarationFact, lines: number): TypeDeclarationFact {
+  const fields: TypeDeclarationFact['fields'] = Object.create(null);
+  for (const [name, field] of Object.entries(fact.fields)) fields[name] = { ...field, line: field.line + lines };
+  return { ...fact, fields };
 }
 
 /**

@@ -188,6 +188,36 @@ impl<T: Clone> Engine<T> {
         out
     }
 
+    fn rows(&self) -> Vec<String> {
+        struct Row {
+            name: String,
+        }
+        impl std::fmt::Display for Row {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                write!(f, "{}", self.name)
+            }
+        }
+        trait Named: std::fmt::Display {
+            fn named(&self) -> String {
+                self.to_string()
+            }
+        }
+        impl Named for Row {}
+        const LIMIT: usize = 3;
+        macro_rules! row {
+            ($n:expr) => {
+                Row { name: $n.to_string() }
+            };
+        }
+        mod local {
+            pub fn one() -> usize {
+                1
+            }
+        }
+        let [first, ..] = [row!("a"), row!("b")];
+        vec![first.named(); LIMIT + local::one()]
+    }
+
     async fn later(&self) -> usize {
         let (a, b) = (1, 2);
         a + b + self.steps
@@ -264,8 +294,8 @@ const RUST: Language = {
   comment: (n) => `    /// note ${n}`,
   broken: 'fn broken_( {',
   typeName: /^(?:impl(?:<[^>]*>)? |pub struct |pub enum )(\w+)/,
-  // Rust reuses fns at the top and in top-level impls that declare nothing in their bodies; other items are read again.
-  reusable: (unit) => (unit.kind === 'function' || unit.kind === 'method') && !/^(inner\.|twice$|Engine\.nested(\.|$))/.test(unit.symbol),
+  // Rust reuses fns at the top and in top-level impls, with what their bodies declare; other items are read again.
+  reusable: (unit) => /^Engine\.\w+\./.test(unit.symbol) || ((unit.kind === 'function' || unit.kind === 'method') && !/^(inner\.|twice$)/.test(unit.symbol)),
 };
 
 const KINDS = ['statement', 'binding', 'delete-line', 'add-declaration', 'remove-declaration', 'comment', 'uncomment', 'blank', 'break', 'fix', 'raw', 'rename-type', 'retype', 'same-length'] as const;
