@@ -31,7 +31,7 @@ interface Place {
  * The units and facts of a Rust file's items, read one by one: each top-level item, and each
  * member of a top-level impl (a large file is often one impl of many methods). In a warm session a
  * fn the edit left alone is not read again: its part from the last extraction is reused, which
- * gives what reading it gives (the property test test/analyze/rust/kept-rust-declarations.test.ts
+ * gives what reading it gives (the property test test/analyze/syntax/kept-declarations.test.ts
  * compares the two after random edits). A tree with a syntax error is read whole and keeps
  * nothing: its items can sit in ERROR nodes, and its tokens run across them.
  */
@@ -44,7 +44,8 @@ export function readRustDeclarations(root: RustNode, parsed: ParsedFile, file: F
   const fileHasher = clean ? undefined : unitHasher(fileTokens(root, source));
   const units = unitCollector(file.path, fileUnit, source, lineOf);
   const facts = factCollector(source, lineOf, units.collected);
-  const reused: RustFunctionPart[] = [];
+  /** The parts this extraction keeps, read or reused. */
+  const keptNow: RustFunctionPart[] = [];
   const read = (item: AttributedItem, place: Place): void => {
     const earlier = kept?.earlier(item.node, parsed.movedFrom);
     const lead = leadOf(item, place.siblings, source);
@@ -52,13 +53,13 @@ export function readRustDeclarations(root: RustNode, parsed: ParsedFile, file: F
       const part = movedFunctionPart(earlier, lineOf(item.node.start), facts.facts.locals.length, facts.reader.opaqueLocal);
       addPart(part, item.node, place, units, facts);
       kept!.keep(item.node, part);
-      reused.push(part);
+      keptNow.push(part);
       return;
     }
     const part = readItem(item, lead, place, fileHasher, units, facts, source, lineOf);
     if (part && kept) {
       kept.keep(item.node, part);
-      reused.push(part);
+      keptNow.push(part);
     }
   };
 
@@ -76,8 +77,9 @@ export function readRustDeclarations(root: RustNode, parsed: ParsedFile, file: F
     facts.implEnd(impl.facts);
   }
   const copies = units.finish();
-  // A part keeps the unit as this extraction gives it, so that the next one copies it only if its parent changes again.
-  for (const part of reused) if (copies.has(part.units[0]!)) part.units = [copies.get(part.units[0]!)!, ...part.units.slice(1)];
+  // A part keeps its fn's unit as this extraction gives it, so that the next one copies it only if its parent changes again
+  // (the part is this front end's own record, changed in place; the units it holds never are).
+  for (const part of keptNow) if (copies.has(part.units[0]!)) part.units = [copies.get(part.units[0]!)!, ...part.units.slice(1)];
   if (!clean) collectVocabulary(root, units.collected.declarations, source);
   return { collected: units.collected, facts: facts.facts };
 }
