@@ -24,8 +24,6 @@ export interface CollectedUnits {
   declarations: Declaration[];
   /** Each node that declares a unit → that unit's symbol: items, fields, a lazy static's `static` token. */
   symbolOf: Map<RustNode, string>;
-  /** Each `impl` block → the symbol prefix of its members (`Session`, `Session.Provider`). */
-  implPrefix: Map<RustNode, string>;
   /** Items left out as test code (`#[cfg(test)]`, `#[test]`): no units, no facts. */
   testOnly: Set<RustNode>;
 }
@@ -69,7 +67,7 @@ export interface ImplHead {
  * parents of impl members last, when every type of the file is known.
  */
 export function unitCollector(file: string, fileUnit: Unit, source: string, lineOf: (offset: number) => number) {
-  const collected: CollectedUnits = { units: [fileUnit], declarations: [], symbolOf: new Map(), implPrefix: new Map(), testOnly: new Set() };
+  const collected: CollectedUnits = { units: [fileUnit], declarations: [], symbolOf: new Map(), testOnly: new Set() };
   const symbols = new DuplicateSymbols();
   const bySymbol = new Map<string, Unit>();
   let hash: (start: number, end: number) => string = () => '';
@@ -174,7 +172,6 @@ export function unitCollector(file: string, fileUnit: Unit, source: string, line
     const typeName = lastName(childByField(node, 'type'), source) ?? 'impl';
     const traitName = lastName(childByField(node, 'trait'), source);
     const prefix = traitName === undefined ? `${container.prefix}${typeName}` : `${container.prefix}${typeName}.${traitName}`;
-    collected.implPrefix.set(node, prefix);
     // The members sit under the type's unit when this scope declares it (found after the walk, wherever it stands), else under the scope.
     const exported = container.kind !== 'block' && container.exported;
     const members: Container = { prefix: `${prefix}.`, parent: container.parent, kind: 'impl', exported, traitImpl: traitName !== undefined };
