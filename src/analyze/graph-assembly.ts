@@ -39,13 +39,15 @@ export class GraphAssembly {
   assemble<File>(files: ReadonlyMap<string, File>, rowsOf: (file: File) => FileRows, slotsOf: (file: File) => readonly Slot[], heritage: readonly Edge[]): ProgramGraphData {
     const previous = this.assembled;
     const changed = this.changed;
+    // In canonical order, kept so: the next assembly takes these out of the edges without a sort.
+    const sortedHeritage = [...heritage].sort(compareEdges);
     const slotLists = new Map<string, readonly Slot[]>();
     for (const [path, file] of files) slotLists.set(path, slotsOf(file));
     let rows: Map<string, FileRows>;
     let graph: ProgramGraphData;
     if (!previous || changed === 'all') {
       rows = new Map([...files].map(([path, file]) => [path, rowsOf(file)]));
-      graph = canonicalize(withRows({ files: [], units: [], edges: [...heritage], slots: slotsFrom(slotLists), unresolved: [] }, rows.values()));
+      graph = canonicalize(withRows({ files: [], units: [], edges: [...sortedHeritage], slots: slotsFrom(slotLists), unresolved: [] }, rows.values()));
     } else {
       rows = new Map(previous.rows);
       const gone = withRows(emptyGraph(), [...changed].flatMap((path) => previous.rows.get(path) ?? []));
@@ -54,27 +56,38 @@ export class GraphAssembly {
         const file = files.get(path);
         if (file === undefined) rows.delete(path);
         else {
-          const row = rowsOf(file);
+          // Kept in canonical order: when the file changes again, its rows come out of the lists without a sort.
+          const row = sortedRows(rowsOf(file));
           rows.set(path, row);
           now.push(row);
         }
       }
-      const fresh = canonicalize(withRows({ files: [], units: [], edges: [...heritage], slots: [], unresolved: [] }, now));
+      const fresh = canonicalize(withRows({ files: [], units: [], edges: [...sortedHeritage], slots: [], unresolved: [] }, now));
       // Slots are kept whole unless some file names other slots than it did: a body edit seldom makes one. Not only
       // changed files: a session may refresh the records an unchanged file holds of a slot declared in a changed one.
       const slotsKept = previous.slotsOf.size === slotLists.size && [...slotLists].every(([path, list]) => sameSlots(previous.slotsOf.get(path), list));
       graph = {
         files: mergeFew(withoutFew(previous.graph.files, gone.files, compareFiles), fresh.files, compareFiles),
         units: mergeFew(withoutFew(previous.graph.units, gone.units, compareUnits), fresh.units, compareUnits),
-        edges: mergeFew(withoutFew(previous.graph.edges, [...gone.edges, ...previous.heritage], compareEdges), fresh.edges, compareEdges),
+        edges: mergeFew(withoutFew(previous.graph.edges, mergeFew(gone.edges, previous.heritage, compareEdges), compareEdges), fresh.edges, compareEdges),
         slots: slotsKept ? previous.graph.slots : slotsFrom(slotLists),
         unresolved: mergeFew(withoutFew(previous.graph.unresolved, gone.unresolved, compareUnresolved), fresh.unresolved, compareUnresolved),
       };
     }
-    this.assembled = { graph, rows, slotsOf: slotLists, heritage };
+    this.assembled = { graph, rows, slotsOf: slotLists, heritage: sortedHeritage };
     this.changed = new Set();
     return graph;
   }
+}
+
+/** A file's rows, each list in canonical order (copies: the session's own lists stay as they are). */
+function sortedRows(row: FileRows): FileRows {
+  return {
+    record: row.record,
+    units: [...row.units].sort(compareUnits),
+    edges: [...row.edges].sort(compareEdges),
+    unresolved: [...row.unresolved].sort(compareUnresolved),
+  };
 }
 
 /** Every file's slots, the last file naming an id giving its slot, in canonical order. */
@@ -110,56 +123,76 @@ export function withRows(graph: ProgramGraphData, rows: Iterable<FileRows>): Pro
   return graph;
 }
 
-/** Merges a few sorted rows into many sorted ones: a binary search per new row instead of sorting everything again. */
-function mergeFew<T>(many: readonly T[], few: readonly T[], compare: (a: T, b: T) => number): T[] {
+/**
+ * The first index at or after `from` whose row sorts after `row` (or the length): a search that
+ * gallops from `from` (1, 2, 4, ... rows on) before it halves. A file's rows land side by side, so
+ * most searches end within a step or two of the last, where a plain binary search would pay log n
+ * comparisons for each of a large file's thousands of rows.
+ */
+function firstAfter<T>(many: readonly T[], row: T, from: number, compare: (a: T, b: T) => number, orEqual: boolean): number {
+  const before = (other: T): boolean => (orEqual ? compare(other, row) < 0 : compare(other, row) <= 0);
+  let low = from;
+  let step = 1;
+  // Every row in [from, low) sorts before `row` (or with it); the probe is `step` rows past low.
+  while (low + step - 1 < many.length && before(many[low + step - 1]!)) {
+    low += step;
+    step *= 2;
+  }
+  let high = Math.min(many.length, low + step - 1);
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (before(many[middle]!)) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** Merges a few sorted rows into many sorted ones (a row equal to some of many goes after them). */
+export function mergeFew<T>(many: readonly T[], few: readonly T[], compare: (a: T, b: T) => number): T[] {
   const merged: T[] = [];
   let from = 0;
   for (const row of few) {
-    let low = from;
-    let high = many.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (compare(many[middle]!, row) <= 0) low = middle + 1;
-      else high = middle;
-    }
-    for (let at = from; at < low; at += 1) merged.push(many[at]!);
+    const at = firstAfter(many, row, from, compare, false);
+    for (let index = from; index < at; index += 1) merged.push(many[index]!);
     merged.push(row);
-    from = low;
+    from = at;
   }
-  for (let at = from; at < many.length; at += 1) merged.push(many[at]!);
+  for (let index = from; index < many.length; index += 1) merged.push(many[index]!);
   return merged;
 }
 
 /**
- * A sorted list without a few of its rows (the very objects, found by binary search): a sync takes
- * one file's rows out of every row of the language, and a pass testing each row against a set cost more.
+ * A sorted list without some of its rows (the very objects): the rows taken out are put in order
+ * (a file's rows as stored come in the order it declared them), then each is found by a search
+ * that gallops on from the last, and rows of equal order are told apart by identity.
  */
-function withoutFew<T>(many: readonly T[], few: readonly T[], compare: (a: T, b: T) => number): T[] {
+export function withoutFew<T>(many: readonly T[], few: readonly T[], compare: (a: T, b: T) => number): T[] {
   if (few.length === 0) return [...many];
-  // A large file's thousands of rows: one set test per row costs less than a search of every row taken out.
-  if (few.length * Math.log2(many.length + 1) > many.length / 4) {
-    const gone = new Set(few);
-    return many.filter((row) => !gone.has(row));
-  }
-  const drop = new Set<number>();
-  for (const row of few) {
-    let low = 0;
-    let high = many.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (compare(many[middle]!, row) < 0) low = middle + 1;
-      else high = middle;
-    }
-    // Rows of equal order are told apart by identity.
-    for (let at = low; at < many.length && compare(many[at]!, row) === 0; at += 1) {
-      if (many[at] === row) {
-        drop.add(at);
-        break;
-      }
+  let ordered = few;
+  for (let index = 1; index < few.length; index += 1) {
+    if (compare(few[index - 1]!, few[index]!) > 0) {
+      ordered = [...few].sort(compare);
+      break;
     }
   }
+  const drop = new Set<T>(few);
   const kept: T[] = [];
-  for (let at = 0; at < many.length; at += 1) if (!drop.has(at)) kept.push(many[at]!);
+  let from = 0;
+  for (let index = 0; index < ordered.length; index += 1) {
+    const row = ordered[index]!;
+    // Rows equal in order to the last one taken out start where it stood: search from there, not past it.
+    const start = firstAfter(many, row, from, compare, true);
+    for (let at = from; at < start; at += 1) kept.push(many[at]!);
+    from = start;
+    // The run of rows equal to this one: keep those not taken out, up to the next row in the list that sorts after it.
+    const next = ordered[index + 1];
+    if (next !== undefined && compare(next, row) === 0) continue;
+    while (from < many.length && compare(many[from]!, row) === 0) {
+      if (!drop.has(many[from]!)) kept.push(many[from]!);
+      from += 1;
+    }
+  }
+  for (let at = from; at < many.length; at += 1) kept.push(many[at]!);
   return kept;
 }
 

@@ -90,19 +90,23 @@ export function summarize(
   // Calls come in canonical order, a file's together: its language is looked up once.
   let lastFile: string | undefined;
   let lastLanguage: Language | undefined;
+  let lastCounted: { external: number; dynamic: number; unknown: number } | undefined;
   for (const call of analysis.graph.unresolved) {
     reasons[call.reason] += 1;
-    const hash = call.from.indexOf('#');
-    const file = hash < 0 ? call.from : call.from.slice(0, hash);
-    if (file !== lastFile) {
-      lastFile = file;
-      lastLanguage = languageOfPath(file);
+    // A call of the same file as the one before is told by its prefix, without cutting a string per call (a sync counts them all).
+    const from = call.from;
+    const sameFile = lastFile !== undefined && from.startsWith(lastFile) && (from.length === lastFile.length || from.charCodeAt(lastFile.length) === 35 /* # */);
+    if (!sameFile) {
+      const hash = from.indexOf('#');
+      lastFile = hash < 0 ? from : from.slice(0, hash);
+      lastLanguage = languageOfPath(lastFile);
+      lastCounted = undefined;
+      if (lastLanguage) {
+        lastCounted = reasonsByLanguage.get(lastLanguage);
+        if (!lastCounted) reasonsByLanguage.set(lastLanguage, (lastCounted = { external: 0, dynamic: 0, unknown: 0 }));
+      }
     }
-    const language = lastLanguage;
-    if (!language) continue;
-    let counted = reasonsByLanguage.get(language);
-    if (!counted) reasonsByLanguage.set(language, (counted = { external: 0, dynamic: 0, unknown: 0 }));
-    counted[call.reason] += 1;
+    if (lastCounted) lastCounted[call.reason] += 1;
   }
   const languages = analysis.statistics.languages.map((language): LanguageSummary => ({
     language: language.language,

@@ -362,7 +362,10 @@ function unitContentKeys(units: Iterable<Unit>): Map<string, string> {
 }
 
 function primaryStages(organized: OrganizedHandbook): Map<string, string> {
-  return new Map(organized.stages.flatMap((stage) => stage.members.filter((member) => member.primary).map((member) => [member.unit, stage.id] as const)));
+  // Plain loops: every sync of a kept-open handbook takes this over every member of every stage.
+  const stages = new Map<string, string>();
+  for (const stage of organized.stages) for (const member of stage.members) if (member.primary) stages.set(member.unit, stage.id);
+  return stages;
 }
 
 /** `handbook sync`: brings a built handbook up to date with the repository's files, re-analyzing only what changed. */

@@ -75,7 +75,11 @@ export function buildOverview(input: {
   unassigned: number;
 }): Overview {
   const { graph, stages, register } = input;
-  const assigned = new Set(stages.flatMap((stage) => stage.members.map((member) => member.unit)));
+  // Counted in plain loops: a sync builds the overview every time, over every member of every stage.
+  const assigned = new Set<string>();
+  for (const stage of stages) for (const member of stage.members) assigned.add(member.unit);
+  let codeUnits = 0;
+  for (const unit of graph.units) if (unit.kind !== 'file') codeUnits += 1;
   // State a class or module holds comes before the properties of value types: every object literal
   // built for a type writes its properties, so a message's shape spans as many stages as build messages.
   // Sort keys taken once per entry: a sync builds the overview every time, and the comparator runs n log n times.
@@ -93,14 +97,14 @@ export function buildOverview(input: {
       id: stage.id,
       name: stage.name,
       line: firstSentence(stage.description),
-      members: stage.members.filter((member) => member.primary).length,
+      members: stage.members.reduce((count, member) => count + (member.primary ? 1 : 0), 0),
       behaviors: stage.behaviors.length,
     })),
     entryPoints: input.entryPoints.slice(0, 15),
     couplingSlots: coupling,
     counts: {
       files: graph.toData().files.length,
-      units: graph.units.filter((unit) => unit.kind !== 'file').length,
+      units: codeUnits,
       assigned: assigned.size,
       unassigned: input.unassigned,
       slots: graph.slots.length,

@@ -94,10 +94,17 @@ export function finishFiles<Uses extends ResolvedUses & { unresolved: Unresolved
   memo: object | undefined,
 ): Map<string, FileResolution> {
   const finished = FINISHED.open(memo);
+  // Each field's slot is looked up once per resolution, however many files read it: every file's inputs are taken on every sync.
+  const slots = new Map<string, Slot>();
+  const currentSlot = (slot: Slot): Slot => {
+    let current = slots.get(slot.id);
+    if (current === undefined) slots.set(slot.id, (current = language.currentSlot(slot)));
+    return current;
+  };
   const resolutions = new Map<string, FileResolution>();
   for (const path of paths) {
     const kept = uses.get(path)!;
-    const inputs = finishInputs(kept, language.accesses(kept), language.currentSlot, language.state);
+    const inputs = finishInputs(kept, language.accesses(kept), currentSlot, language.state);
     resolutions.set(path, finished.finish(path, kept, inputs, () => {
       const fileUses = copyOfUses(kept, language.currentSlot);
       const externalImports = language.addImports(path, fileUses);
