@@ -35,6 +35,8 @@ export class ProgramGraph {
   private byFile: Map<string, Unit[]> | undefined;
   private bySymbol: Map<string, Unit[]> | undefined;
   private readonly byKind = new Map<EdgeKind, Edge[]>();
+  private readonly byKinds = new Map<string, readonly Edge[]>();
+  private code: readonly Unit[] | undefined;
   /**
    * Adjacency, built on first use: all relations (for `outEdges`, `inEdges`, `neighbourhood`),
    * and one kind at a time for the single-kind queries (callers, writers, ...), so a sync that
@@ -142,8 +144,12 @@ export class ProgramGraph {
     const distinct = [...new Set(kinds)];
     // One kind is its own list, not a copy: a sync asks for the writes and the reads this way.
     if (distinct.length === 1) return this.byKind.get(distinct[0]!) ?? [];
-    // `edges` is ordered by kind first, so the kinds in text order keep that order.
-    return distinct.sort().flatMap((kind) => this.byKind.get(kind) ?? []);
+    // `edges` is ordered by kind first, so the kinds in text order keep that order. Joined once per
+    // set of kinds: organizing asks for the same few sets, and each is tens of thousands of edges.
+    const key = distinct.sort().join(' ');
+    let joined = this.byKinds.get(key);
+    if (!joined) this.byKinds.set(key, (joined = ([] as Edge[]).concat(...distinct.map((kind) => this.byKind.get(kind) ?? []))));
+    return joined;
   }
 
   /** How many edges of each kind, all edges counted (a pass over every edge costs a sync more than this lookup). */
@@ -232,9 +238,13 @@ export class ProgramGraph {
   }
 
   /** Declarations of non-test files: what stages place and ask searches (a file is a coarser view of its units). */
-  codeUnits(): Unit[] {
-    const tests = new Set(this.data.files.filter((file) => file.test).map((file) => file.path));
-    return this.data.units.filter((unit) => unit.kind !== 'file' && !tests.has(unit.file));
+  codeUnits(): readonly Unit[] {
+    // Taken once: a sync asks for them in storing, staging and organizing.
+    if (!this.code) {
+      const tests = new Set(this.data.files.filter((file) => file.test).map((file) => file.path));
+      this.code = this.data.units.filter((unit) => unit.kind !== 'file' && !tests.has(unit.file));
+    }
+    return this.code;
   }
 
   unitsOfFile(file: string): Unit[] {

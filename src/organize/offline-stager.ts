@@ -317,7 +317,7 @@ export function assignStagesOffline(graph: ProgramGraph, skeleton: readonly Stag
   return assignments;
 }
 
-function addFilePrior(units: Unit[], scores: Float64Array, stageCount: number): void {
+function addFilePrior(units: readonly Unit[], scores: Float64Array, stageCount: number): void {
   const byFile = new Map<string, { sum: Float64Array; count: number }>();
   units.forEach((unit, position) => {
     let total = byFile.get(unit.file);

@@ -1,3 +1,4 @@
+import type { Slot } from '../../graph/model.js';
 import type { ExtractedFile, ResolvedFiles } from '../front-end.js';
 import type { EdgeSink } from '../syntax/edge-sink.js';
 import { moduleVariableSlot } from '../syntax/file-resolution.js';
@@ -5,7 +6,7 @@ import { finishFiles } from '../syntax/kept-resolutions.js';
 import { KeptPrograms, KeptUses, surfaceKey, unitsSurface } from '../syntax/kept-uses.js';
 import type { GoFacts } from './go-facts.js';
 import { GoPackages } from './go-packages.js';
-import { GoProgram } from './go-program.js';
+import { GoProgram, type TypeEntry } from './go-program.js';
 import { type DeclaredNames, declaredNamesOf, fieldSlot, type FileUses, resolveGoUses } from './resolve-go-uses.js';
 
 /** What resolving another Go file can read of this one (see surfaceKey): its package, imports, declarations and units. */
@@ -50,7 +51,7 @@ export function resolveGoFiles(files: ReadonlyMap<string, ExtractedFile<GoFacts>
   const resolutions = finishFiles(program.paths, uses, {
     units: (path) => files.get(path)!.units,
     accesses: (fileUses) => fileUses.variables,
-    currentSlot: (slot) => fieldSlot(program, slot.id),
+    currentSlot: (slot) => currentFieldSlot(program, slot.id),
     state: { has: (id) => state.has(id), slotOf: (id) => moduleVariableSlot(program.units.get(id)!) },
     addImports: (path, fileUses) => {
       const externalImports = new Set<string>();
@@ -59,6 +60,26 @@ export function resolveGoFiles(files: ReadonlyMap<string, ExtractedFile<GoFacts>
     },
   }, memo);
   return { files: resolutions, heritage: program.members.heritage() };
+}
+
+/** Each field's slot as last made, with the type entry it was made from (per program: a new program makes them all again). */
+const FIELD_SLOTS = new WeakMap<GoProgram, Map<string, { owner: string; entry: TypeEntry | undefined; slot: Slot }>>();
+
+/**
+ * A field's slot as its type declares it now. A patched program keeps the type entries of files no
+ * edit touched, and a slot made from the same entry is the same: it is handed back as the same
+ * object, which finishing then knows unchanged without comparing it. Every sync asks this for
+ * every field every file reads.
+ */
+function currentFieldSlot(program: GoProgram, id: string): Slot {
+  let slots = FIELD_SLOTS.get(program);
+  if (!slots) FIELD_SLOTS.set(program, (slots = new Map()));
+  const known = slots.get(id);
+  if (known && program.types.get(known.owner) === known.entry) return known.slot;
+  const owner = id.slice(0, id.lastIndexOf('.'));
+  const slot = fieldSlot(program, id);
+  slots.set(id, { owner, entry: program.types.get(owner), slot });
+  return slot;
 }
 
 /**
