@@ -22,7 +22,7 @@ import type { BuildSummary } from './build-summary.js';
 import { currentCommit } from './git-commit.js';
 import { type HandbookSettings, handbookSettingsSchema } from './handbook-settings.js';
 import { nothingToSync, type StoredTree } from './nothing-to-sync.js';
-import { type BuildProgress, DerivedUnitCache, storeAnalysis } from './store-analysis.js';
+import { type BuildProgress, DerivedUnitCache, storeAnalysis, warmDerivedCache } from './store-analysis.js';
 
 export interface SyncOptions {
   database?: string;
@@ -256,6 +256,8 @@ export class LiveHandbook {
     const project = describeProject(this.root);
     const projectChanged = project.title !== this.project.title || project.description !== this.project.description;
     if (change.added.length + change.modified.length + change.removed.length === 0 && change.fullReason === undefined && !projectChanged) {
+      // A session just read back from the store (watch and MCP start so) places units before the first edit, not during it.
+      if (this.refreshes === 0 && !this.provider && this.cache.organized === undefined) warmDerivedCache(this.session, this.settings, this.cache);
       // Settings read to the same from files that changed (a tsconfig's `"strict": false`) are stored with their new inputs, or
       // every `status` after would load the compiler to tell them unchanged again.
       const inputs = this.session.settingsInputs;
