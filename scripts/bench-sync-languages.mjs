@@ -4,7 +4,11 @@
 // median-size file and in the largest file, kept open (watch) and as `handbook sync` (a new process
 // that reads the store back). Ends each target by checking the synced handbook equals a cold build.
 // The goal: a one-file watch sync within 100 ms.
-// Usage: npm run bench:sync-languages [-- --runs 20 --cli-runs 5 --only crush --json out.json]   (part of `npm run bench`)
+// A watch process starts cold in ways no later edit sees (the file's first parse in the session, its
+// first in-place write, code paths the runtime has not compiled yet), so the first edit of each file is
+// shown apart, and the median is taken over `--runs` edits after `--warm` unmeasured ones (default 3;
+// `--warm 0` counts the first edit in the median, as the script did before commit a8eac7b).
+// Usage: npm run bench:sync-languages [-- --runs 20 --warm 3 --cli-runs 5 --only crush --json out.json]   (part of `npm run bench`)
 // Checkouts are read from $BENCH_REPOS (default /tmp/repos; see ../shared/bench/README.md) and copied.
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,6 +22,7 @@ const args = process.argv.slice(2);
 const option = (name, fallback) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : fallback);
 const runs = Number(option('runs', '20'));
 const cliRuns = Number(option('cli-runs', '5'));
+const warmRuns = Number(option('warm', '3'));
 const only = option('only');
 const jsonOut = option('json');
 const reposDirectory = process.env.BENCH_REPOS ?? '/tmp/repos';
@@ -95,17 +100,21 @@ async function measure(target) {
   for (const [label, edit] of edits) {
     const warm = [];
     const resolved = [];
+    let firstMs;
     const { absolute, original, edited } = editor(edit.file.path, edit.place);
-    for (let round = 0; round < runs; round += 1) {
+    for (let round = 0; round < warmRuns + runs; round += 1) {
       writeFileSync(absolute, edited(round));
       started = performance.now();
       const summary = await live.sync();
-      warm.push(performance.now() - started);
+      const elapsed = performance.now() - started;
+      if (round === 0) firstMs = elapsed;
+      if (round < warmRuns) continue;
+      warm.push(elapsed);
       resolved.push(summary.resolvedFiles);
     }
     writeFileSync(absolute, original);
     await live.sync();
-    results.push({ label, file: edit.file.path, lines: edit.file.lines, unit: edit.unit.symbol, warmMs: median(warm), resolvedFiles: median(resolved) });
+    results.push({ label, file: edit.file.path, lines: edit.file.lines, unit: edit.unit.symbol, firstMs, warmMs: median(warm), resolvedFiles: median(resolved) });
   }
   live.close();
 
@@ -132,7 +141,7 @@ async function measure(target) {
   };
   const invariant = content(database) === content(coldDatabase);
   rmSync(scratch, { recursive: true, force: true });
-  return { name: target.name, files: build.files, coldMs, results, syncs: edits.length * (runs + cliRuns + 1), invariant };
+  return { name: target.name, files: build.files, coldMs, results, syncs: edits.length * (warmRuns + runs + cliRuns + 2), invariant };
 }
 
 const measured = [];
@@ -145,10 +154,11 @@ for (const target of targets) {
     continue;
   }
   console.log(`\n${outcome.name}: ${outcome.files} files, cold build ${(outcome.coldMs / 1000).toFixed(1)} s in this run`);
-  console.log(`| edit | file | kept open (watch), median of ${runs} | within 100 ms | \`handbook sync\` process, median of ${cliRuns} | files resolved again |`);
-  console.log('|---|---|---|---|---|---|');
+  const after = warmRuns > 0 ? `, after ${warmRuns} unmeasured` : ', the first included';
+  console.log(`| edit | file | kept open (watch), first edit | kept open, median of ${runs}${after} | within 100 ms | \`handbook sync\` process, median of ${cliRuns} | files resolved again |`);
+  console.log('|---|---|---|---|---|---|---|');
   for (const result of outcome.results) {
-    console.log(`| ${result.label} | ${result.file} (${result.lines} lines) | ${Math.round(result.warmMs)} ms | ${result.warmMs <= 100 ? 'met' : 'NOT met'} | ${(result.cliMs / 1000).toFixed(1)} s | ${result.resolvedFiles} |`);
+    console.log(`| ${result.label} | ${result.file} (${result.lines} lines) | ${Math.round(result.firstMs)} ms | ${Math.round(result.warmMs)} ms | ${result.warmMs <= 100 ? 'met' : 'NOT met'} | ${(result.cliMs / 1000).toFixed(1)} s | ${result.resolvedFiles} |`);
   }
   console.log(`invariant after ${outcome.syncs} syncs: the synced handbook ${outcome.invariant ? 'equals' : 'DIFFERS FROM'} a cold build`);
 }
