@@ -62,7 +62,15 @@ export class GraphAssembly {
           now.push(row);
         }
       }
-      const fresh = canonicalize(withRows({ files: [], units: [], edges: [...sortedHeritage], slots: [], unresolved: [] }, now));
+      // Each file's lists are sorted already and two files' rows never tie (a row starts in its file), nor do heritage
+      // edges with a file's (their kinds differ): merged, not sorted again.
+      const fresh: ProgramGraphData = {
+        files: now.map((row) => row.record).sort(compareFiles),
+        units: now.reduce<readonly Unit[]>((all, row) => mergeDisjoint(all, row.units, compareUnits), []) as Unit[],
+        edges: now.reduce<readonly Edge[]>((all, row) => mergeDisjoint(all, row.edges, compareEdges), sortedHeritage) as Edge[],
+        slots: [],
+        unresolved: now.reduce<readonly UnresolvedCall[]>((all, row) => mergeDisjoint(all, row.unresolved, compareUnresolved), []) as UnresolvedCall[],
+      };
       // Slots are kept whole unless some file names other slots than it did: a body edit seldom makes one. Not only
       // changed files: a session may refresh the records an unchanged file holds of a slot declared in a changed one.
       const slotsKept = previous.slotsOf.size === slotLists.size && [...slotLists].every(([path, list]) => sameSlots(previous.slotsOf.get(path), list));
@@ -178,15 +186,26 @@ export function withoutFew<T>(many: readonly T[], few: readonly T[], compare: (a
   const drop = new Set<T>(few);
   const kept: T[] = [];
   let from = 0;
+  // Whether rows of equal order wait for their run to be read: until then none is taken out by identity alone.
+  let pending = false;
   for (let index = 0; index < ordered.length; index += 1) {
     const row = ordered[index]!;
+    const next = ordered[index + 1];
+    // A file's rows stand side by side: most rows taken out are the very next row, known without a comparison.
+    if (!pending && many[from] === row) {
+      from += 1;
+      continue;
+    }
     // Rows equal in order to the last one taken out start where it stood: search from there, not past it.
     const start = firstAfter(many, row, from, compare, true);
     for (let at = from; at < start; at += 1) kept.push(many[at]!);
     from = start;
     // The run of rows equal to this one: keep those not taken out, up to the next row in the list that sorts after it.
-    const next = ordered[index + 1];
-    if (next !== undefined && compare(next, row) === 0) continue;
+    if (next !== undefined && compare(next, row) === 0) {
+      pending = true;
+      continue;
+    }
+    pending = false;
     while (from < many.length && compare(many[from]!, row) === 0) {
       if (!drop.has(many[from]!)) kept.push(many[from]!);
       from += 1;

@@ -22,15 +22,23 @@ const rows = (length: number): fc.Arbitrary<Row[]> =>
 
 describe('withoutFew', () => {
   it('takes out exactly the given rows, in any order, keeping the rest in order', () => {
+    const manyAndPicks = rows(80).chain((many) => fc.tuple(fc.constant(many), fc.shuffledSubarray(many.map((_, index) => index))));
     fc.assert(
-      fc.property(rows(80), fc.array(fc.nat(), { maxLength: 80 }), fc.boolean(), (many, picks, shuffled) => {
-        const chosen = [...new Set(picks.filter((pick) => pick < many.length))].map((pick) => many[pick]!);
+      fc.property(manyAndPicks, fc.boolean(), ([many, picks], shuffled) => {
+        const chosen = picks.map((pick) => many[pick]!);
         if (!shuffled) chosen.sort((a, b) => compare(a, b) || a.serial - b.serial);
         const gone = new Set(chosen);
         expect(withoutFew(many, chosen, compare)).toEqual(many.filter((row) => !gone.has(row)));
       }),
-      { numRuns: 500 },
+      { numRuns: 1000 },
     );
+  });
+
+  it('takes out rows of equal order listed against the order of the list, the first of them where a search starts', () => {
+    const [a1, a2, b] = [{ key: 1, serial: 0 }, { key: 1, serial: 1 }, { key: 2, serial: 2 }];
+    expect(withoutFew([a1, a2, b], [a2, a1], compare)).toEqual([b]);
+    expect(withoutFew([a1, a2, b], [a2], compare)).toEqual([a1, b]);
+    expect(withoutFew([a1, a2, b], [a1, b], compare)).toEqual([a2]);
   });
 });
 
