@@ -63,8 +63,16 @@ type Kept<Uses> = Map<string, { extracted: ExtractedFile; surface: string; uses:
  */
 export class KeptUses<Facts, Uses extends ResolvedUses> {
   private readonly memos = new WeakMap<object, Kept<Uses>>();
+  /** Surfaces by extraction: a changed file's is taken to judge reuse and again to remember it, and a large file's costs milliseconds. */
+  private readonly surfaces = new WeakMap<ExtractedFile<Facts>, string>();
 
-  constructor(private readonly surfaceOf: (extracted: ExtractedFile<Facts>) => string) {}
+  constructor(private readonly surfaceOfExtraction: (extracted: ExtractedFile<Facts>) => string) {}
+
+  private surfaceOf(extracted: ExtractedFile<Facts>): string {
+    let surface = this.surfaces.get(extracted);
+    if (surface === undefined) this.surfaces.set(extracted, (surface = this.surfaceOfExtraction(extracted)));
+    return surface;
+  }
 
   /** The uses of the unchanged files, or undefined when everything must be resolved again. */
   reusable(files: ReadonlyMap<string, ExtractedFile<Facts>>, memo: object | undefined): Map<string, Uses> | undefined {
