@@ -171,7 +171,8 @@ export function mergeFew<T>(many: readonly T[], few: readonly T[], compare: (a: 
 
 /**
  * A sorted list without some of its rows (the very objects): the rows taken out are put in order
- * (a file's rows as stored come in the order it declared them), then each is found by a search
+ * when they are not (a file's rows come in canonical order once it has changed, but in the order
+ * it declared them from a cold analysis), then each is found by a search
  * that gallops on from the last, and rows of equal order are told apart by identity.
  */
 export function withoutFew<T>(many: readonly T[], few: readonly T[], compare: (a: T, b: T) => number): T[] {

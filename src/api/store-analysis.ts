@@ -89,9 +89,27 @@ export interface StoredAnalysis {
  */
 export function warmDerivedCache(session: AnalysisSession, settings: HandbookSettings, cache: DerivedUnitCache): void {
   const graph = new ProgramGraph(session.result().graph);
+  organizeOffline(graph, settings, placeOffline(graph, settings, cache), describeProject(session.root), cache);
+}
+
+/** Each code unit's offline stage, from the words the cache keeps for units whose content stands (the cache forgets units that are gone). */
+function placeOffline(graph: ProgramGraph, settings: HandbookSettings, cache: DerivedUnitCache): ReturnType<typeof assignStagesOffline> {
   cache.retainOnly(new Set(graph.codeUnits().map((unit) => unit.id)));
-  const offline = assignStagesOffline(graph, settings.skeleton, cache.stagerTerms);
-  cache.organized = organizeHandbook(graph, settings.skeleton, offline, { kind: 'offline' }, describeProject(session.root), cache.organized, cache.storedBehaviors).run;
+  return assignStagesOffline(graph, settings.skeleton, cache.stagerTerms);
+}
+
+/** The offline handbook from those stages; the cache keeps the run, so the next sync reuses what did not move. */
+function organizeOffline(
+  graph: ProgramGraph,
+  settings: HandbookSettings,
+  offline: ReturnType<typeof assignStagesOffline>,
+  project: ReturnType<typeof describeProject>,
+  cache: DerivedUnitCache,
+  registerChange?: Parameters<typeof organizeHandbook>[7],
+): OrganizedHandbook {
+  const organized = organizeHandbook(graph, settings.skeleton, offline, { kind: 'offline' }, project, cache.organized, cache.storedBehaviors, registerChange);
+  cache.organized = organized.run;
+  return organized.handbook;
 }
 
 export async function storeAnalysis(input: StoreAnalysisInput): Promise<StoredAnalysis> {
@@ -102,8 +120,7 @@ export async function storeAnalysis(input: StoreAnalysisInput): Promise<StoredAn
   input.onProgress?.({ phase: 'organize', done: 0, total: 1 });
   const graph = new ProgramGraph(analysis.graph);
   const codeUnits = graph.codeUnits();
-  cache.retainOnly(new Set(codeUnits.map((unit) => unit.id)));
-  const offline = assignStagesOffline(graph, settings.skeleton, cache.stagerTerms);
+  const offline = placeOffline(graph, settings, cache);
   const project = describeProject(session.root);
   let handbook: OrganizedHandbook;
   let modelUse: ModelUse | undefined;
@@ -112,9 +129,7 @@ export async function storeAnalysis(input: StoreAnalysisInput): Promise<StoredAn
   if (!provider) {
     // Only over the generation this cache's last run wrote (`stored` says nobody wrote since) is the change relative to that run's graph.
     const registerChange = input.update?.stored ? { files: input.update.replaceFiles, edges: rows.edges } : undefined;
-    const organized = organizeHandbook(graph, settings.skeleton, offline, { kind: 'offline' }, project, cache.organized, cache.storedBehaviors, registerChange);
-    handbook = organized.handbook;
-    cache.organized = organized.run;
+    handbook = organizeOffline(graph, settings, offline, project, cache, registerChange);
   } else {
     const { assignStagesWithModel } = await import('../organize/llm-stager.js');
     const { summarizeStagesWithModel } = await import('../organize/llm-summaries.js');
