@@ -3,6 +3,8 @@
 // is present, the share of its primary gold units that fall in the three behaviours holding most
 // of them, and the units those three behaviours hold in all; beside the same figures for a plain
 // grouping by folder inside each stage (each folder a behaviour, cut to the same 60-unit cap).
+// And one figure that weighs both at once: the share of the gold a reader finds within a budget of
+// 60 and of 120 units (one and two behaviours at the cap), taking whole groups densest in gold first.
 // Also the time grouping takes on each repository (what it adds to a cold build, and to a sync that
 // places units again).
 // Usage: npm run bench:behaviors [-- --set gemini-cli] [-- --json out.json]
@@ -66,15 +68,35 @@ function goldUnits(handbook, request) {
   return [...ids];
 }
 
-/** Share of the gold in the three groups holding most of it, and those groups' total size. */
+const BUDGETS = [60, 120];
+
+/** Share of the gold in the three groups holding most of it, those groups' total size, and the share found within each reading budget. */
 function topThree(gold, { groupOf, sizeOf }) {
   const grouped = gold.filter((id) => groupOf.has(id));
   if (grouped.length === 0) return undefined;
   const counts = new Map();
   for (const id of grouped) counts.set(groupOf.get(id), (counts.get(groupOf.get(id)) ?? 0) + 1);
   const top = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 3);
-  return { share: top.reduce((sum, [, count]) => sum + count, 0) / grouped.length, size: top.reduce((sum, [group]) => sum + sizeOf.get(group), 0) };
+  // Groups by gold per unit, densest first, each read whole while it fits: a grouping is judged at equal reading cost.
+  const densest = [...counts].sort((a, b) => b[1] / sizeOf.get(b[0]) - a[1] / sizeOf.get(a[0]) || (a[0] < b[0] ? -1 : 1));
+  const withinBudget = BUDGETS.map((budget) => {
+    let read = 0;
+    let found = 0;
+    for (const [group, count] of densest) {
+      if (read + sizeOf.get(group) > budget) continue;
+      read += sizeOf.get(group);
+      found += count;
+    }
+    return found / grouped.length;
+  });
+  return { share: top.reduce((sum, [, count]) => sum + count, 0) / grouped.length, size: top.reduce((sum, [group]) => sum + sizeOf.get(group), 0), withinBudget };
 }
+
+const summarize = (results) => ({
+  share: mean(results.map((each) => each.share)),
+  size: mean(results.map((each) => each.size)),
+  withinBudget: BUDGETS.map((_, index) => mean(results.map((each) => each.withinBudget[index]))),
+});
 
 const rows = [];
 for (const { name, repo, file } of presentSets(option('set'))) {
@@ -99,8 +121,8 @@ for (const { name, repo, file } of presentSets(option('set'))) {
   const row = {
     set: name,
     requests: results.behaviours.length,
-    behaviours: { share: mean(results.behaviours.map((each) => each.share)), size: mean(results.behaviours.map((each) => each.size)) },
-    folders: { share: mean(results.folders.map((each) => each.share)), size: mean(results.folders.map((each) => each.size)) },
+    behaviours: summarize(results.behaviours),
+    folders: summarize(results.folders),
     groupingMs: Math.round(groupingMs),
     units: handbook.organized.stages.reduce((sum, stage) => sum + stage.members.filter((member) => member.primary).length, 0),
     behaviourCount: handbook.organized.stages.reduce((sum, stage) => sum + stage.behaviors.length, 0),
@@ -114,6 +136,12 @@ console.log('|---|---|---|---|---|---|---|---|---|');
 for (const row of rows) {
   const beats = row.behaviours.share >= row.folders.share && row.behaviours.size <= row.folders.size ? 'yes' : row.behaviours.share > row.folders.share ? 'more gold, larger' : 'no';
   console.log(`| ${row.set} | ${row.requests} | ${row.behaviours.share.toFixed(2)} | ${row.behaviours.size.toFixed(0)} | ${row.folders.share.toFixed(2)} | ${row.folders.size.toFixed(0)} | ${beats} | ${row.groupingMs} ms | ${row.units} · ${row.behaviourCount} |`);
+}
+console.log('');
+console.log(`| set | ${BUDGETS.map((budget) => `gold within ${budget} units: behaviours · folders`).join(' | ')} |`);
+console.log(`|---|${BUDGETS.map(() => '---').join('|')}|`);
+for (const row of rows) {
+  console.log(`| ${row.set} | ${BUDGETS.map((_, index) => `${row.behaviours.withinBudget[index].toFixed(3)} · ${row.folders.withinBudget[index].toFixed(3)}`).join(' | ')} |`);
 }
 const json = option('json');
 if (json) writeFileSync(json, `${JSON.stringify(rows, null, 2)}\n`);
