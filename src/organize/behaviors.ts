@@ -30,7 +30,7 @@ const SHARED_STATE_WEIGHT = 0.5;
 const FILE_RESOLUTION = 2;
 
 /** Words that name no behaviour: every harness has them. */
-const PLAIN_WORDS = new Set(['get', 'set', 'is', 'has', 'to', 'from', 'of', 'the', 'a', 'an', 'and', 'or', 'in', 'on', 'for', 'with', 'by', 'new', 'init', 'index', 'src', 'lib', 'ts', 'js', 'py', 'go', 'rs', 'tsx', 'mod', 'main', 'test', 'util', 'utils', 'helper', 'helpers', 'impl', 'default', 'create', 'make', 'do', 'run', 'self', 'this']);
+export const PLAIN_WORDS: ReadonlySet<string> = new Set(['get', 'set', 'is', 'has', 'to', 'from', 'of', 'the', 'a', 'an', 'and', 'or', 'in', 'on', 'for', 'with', 'by', 'new', 'init', 'index', 'src', 'lib', 'ts', 'js', 'py', 'go', 'rs', 'tsx', 'mod', 'main', 'test', 'util', 'utils', 'helper', 'helpers', 'impl', 'default', 'create', 'make', 'do', 'run', 'self', 'this']);
 
 /**
  * Divides a stage's primary members into behaviours: groups of units that work together on one

@@ -14,15 +14,18 @@ export type PathRole = 'outside' | 'interface';
 
 /**
  * Folder names that hold code kept beside the harness. Each is a convention of many repositories
- * (found in at least three of the harnesses measured), never one product's name.
+ * (found in at least three harnesses: bench/vocabulary/word-sources.json), never one product's name.
  */
-const OUTSIDE_FOLDERS = new Set(['examples', 'example', 'evals', 'eval', 'evaluation', 'benchmarks', 'benchmark', 'scripts', 'docs']);
-/** `eval-harness`, `evals_v2`: an evaluation folder by another name. */
-const OUTSIDE_FOLDER_PREFIX = /^(evals?|benchmarks?|examples?)[-_]/;
+export const OUTSIDE_FOLDERS: ReadonlySet<string> = new Set(['examples', 'example', 'evals', 'eval', 'benchmarks', 'benchmark', 'scripts', 'docs']);
+/** `eval-harness`, `benchmarks_v2`: one of those folders by a longer name. */
+function outsideByPrefix(folder: string): boolean {
+  const cut = folder.search(/[-_]/);
+  return cut > 0 && OUTSIDE_FOLDERS.has(folder.slice(0, cut));
+}
 /** Tool configuration (`vitest.config.ts`), type-level tests (`agent.test-d.ts`), packaging (`setup.py`) and build scripts (`build.rs`). */
 const OUTSIDE_FILE = /(^|\/)([^/]+\.config\.[cm]?[jt]sx?|[^/]+\.test-d\.[cm]?tsx?|setup\.py|noxfile\.py|build\.rs)$/;
 /** Folder names of interface code. */
-const INTERFACE_FOLDERS = new Set(['ui', 'tui', 'components', 'views', 'widgets']);
+export const INTERFACE_FOLDERS: ReadonlySet<string> = new Set(['ui', 'tui', 'components']);
 /** The seed skeleton's stage for interface code; a skeleton without it gets no interface rule. */
 export const INTERFACE_STAGE = 'user-interface';
 
@@ -30,7 +33,7 @@ export const INTERFACE_STAGE = 'user-interface';
 export function pathRole(file: string): PathRole | undefined {
   const folders = file.split('/').slice(0, -1);
   // A dot folder (`.github`, `.vscode`, an agent's own `.gemini/skills`) holds the repository's tooling.
-  if (folders.some((folder) => folder.startsWith('.') || OUTSIDE_FOLDERS.has(folder) || OUTSIDE_FOLDER_PREFIX.test(folder)) || OUTSIDE_FILE.test(file)) return 'outside';
+  if (folders.some((folder) => folder.startsWith('.') || OUTSIDE_FOLDERS.has(folder) || outsideByPrefix(folder)) || OUTSIDE_FILE.test(file)) return 'outside';
   if (folders.some((folder) => INTERFACE_FOLDERS.has(folder))) return 'interface';
   return undefined;
 }

@@ -41,7 +41,7 @@ export const SEED_SKELETON: readonly StageDefinition[] = [
     id: 'model-call',
     name: 'Model call and streaming',
     description: 'Sends requests to the model provider and consumes the streamed reply',
-    hints: ['model', 'llm', 'provider', 'client', 'generate', 'completion', 'chat', 'stream', 'api', 'send', 'request', 'gemini', 'openai', 'anthropic', 'claude'],
+    hints: ['model', 'llm', 'provider', 'client', 'generate', 'completion', 'chat', 'stream', 'api', 'send', 'request'],
     packages: ['@google/genai', '@google/generative-ai', 'openai', '@anthropic-ai/sdk', 'ai', '@ai-sdk/', '@langchain/', 'langchain', 'ollama', 'groq-sdk', '@mistralai/mistralai'],
   },
   {
@@ -54,7 +54,7 @@ export const SEED_SKELETON: readonly StageDefinition[] = [
     id: 'tool-boundary',
     name: 'Tool boundary: validation, policy, approval',
     description: 'Checks tool calls before they run: argument validation, policy rules and user approval',
-    hints: ['validate', 'validation', 'schema', 'policy', 'approval', 'approve', 'confirm', 'confirmation', 'permission', 'allow', 'deny', 'trust', 'safety', 'check', 'guard', 'guarded', 'guardrail'],
+    hints: ['validate', 'validation', 'schema', 'policy', 'approval', 'approve', 'confirm', 'confirmation', 'permission', 'allow', 'deny', 'trust', 'safety', 'check', 'guard', 'guarded'],
     packages: ['ajv', 'ajv-formats', 'zod', 'picomatch'],
   },
   {
@@ -68,7 +68,7 @@ export const SEED_SKELETON: readonly StageDefinition[] = [
     id: 'security',
     name: 'Secrets and sandboxing',
     description: 'Keeps sensitive values out of output, logs and history, and confines what tools can reach',
-    hints: ['secret', 'secrets', 'redact', 'mask', 'sanitize', 'credential', 'sensitive', 'sandbox', 'isolate', 'seatbelt', 'container', 'escape'],
+    hints: ['secret', 'secrets', 'redact', 'mask', 'sanitize', 'credential', 'sensitive', 'sandbox', 'isolate', 'container', 'escape'],
   },
   {
     id: 'results',
@@ -100,7 +100,7 @@ export const SEED_SKELETON: readonly StageDefinition[] = [
     id: 'observability',
     name: 'Observability: logging, telemetry, tracing',
     description: 'Logs, metrics, traces and usage telemetry about what the harness did',
-    hints: ['log', 'logger', 'logging', 'debug', 'telemetry', 'metric', 'metrics', 'trace', 'tracing', 'span', 'event', 'events', 'usage', 'clearcut'],
+    hints: ['log', 'logger', 'logging', 'debug', 'telemetry', 'metric', 'metrics', 'trace', 'tracing', 'span', 'event', 'events', 'usage'],
     packages: ['@opentelemetry/', 'winston', 'pino', 'debug', '@google-cloud/logging'],
   },
   {

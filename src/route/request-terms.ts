@@ -2,13 +2,14 @@ import { conceptsOf, expandTerm } from '../text/harness-thesaurus.js';
 import { isStopWord, splitWords, stem } from '../text/identifier-words.js';
 
 /** Words that say how a request is asked, not what it is about. */
-const REQUEST_WORDS = new Set(
-  ('where which place places code part parts handle handled handling done happen happens decide decides decided logic ' +
+export const REQUEST_WORDS: readonly string[] = (
+  'where which place places code part parts handle handled handling done happen happens decide decides decided logic ' +
     'implement implemented implementation behavior behaviour find show look located location locate live lives responsible ' +
     'thing things way ways something anything whatever actually currently also still before after during between within ' +
-    'make sure ensure want need like happen take takes kept keep going goes come comes point points notice noticed tell tells ' +
-    'know knows figure figures realize realizes itself themselves whether').split(' ').map(stem),
-);
+    'make sure ensure want need like happen take takes kept keep going goes come comes point points notice tell tells ' +
+    'know knows figure figures itself themselves whether'
+).split(' ');
+const REQUEST_TERMS = new Set(REQUEST_WORDS.map(stem));
 
 /**
  * How a request names the harness itself ("when does the agent save its notes?"): the whole
@@ -38,7 +39,7 @@ const AMBIGUOUS_SYNONYM_WEIGHT = 0.2;
 export function parseRequest(text: string): ParsedRequest {
   const terms = new Map<string, number>();
   const groups = new Map<string, string>();
-  const own = splitWords(text.replace(THE_SYSTEM, ' ')).filter((word) => !isStopWord(word)).map(stem).filter((term) => !REQUEST_WORDS.has(term) && term.length > 1);
+  const own = splitWords(text.replace(THE_SYSTEM, ' ')).filter((word) => !isStopWord(word)).map(stem).filter((term) => !REQUEST_TERMS.has(term) && term.length > 1);
   for (const term of own) {
     terms.set(term, 1);
     groups.set(term, term);

@@ -5,13 +5,13 @@ import { stem } from './identifier-words.js';
  * is too long" is compression. Each group is a concept; a word may sit in several. The groups
  * describe the domain, not any one repository.
  */
-const GROUPS: Record<string, string> = {
+export const THESAURUS: Readonly<Record<string, string>> = {
   secret: 'secret secrets credential credentials password passwd apikey bearer sensitive pii',
-  redact: 'redact redaction mask masking sanitize sanitise scrub censor obfuscate elide anonymize',
-  retry: 'retry backoff attempt again transient throttle quota ratelimit rate limit jitter exponential',
-  fallback: 'fallback degrade alternative downgrade switch failover',
+  redact: 'redact redaction mask masking sanitize scrub elide',
+  retry: 'retry backoff attempt again transient throttle quota rate limit jitter exponential',
+  fallback: 'fallback degrade alternative downgrade switch',
   error: 'error fail failure exception throw catch crash recover recovery fatal abort',
-  compress: 'compress compression compact compaction summarize summary condense truncate trim prune shrink overflow long',
+  compress: 'compress compression compact compaction summarize summary truncate trim prune shrink overflow long',
   token: 'token tokenize tokenizer count budget window length size limit',
   approval: 'approve approval confirm confirmation consent permission allow deny policy trust ask yolo',
   validate: 'validate validation validator schema verify check sanitize assert invalid',
@@ -20,31 +20,31 @@ const GROUPS: Record<string, string> = {
   network: 'fetch http https url web request download browse search',
   subagent: 'subagent helper delegate delegation child worker spawn',
   extension: 'mcp extension plugin server external',
-  model: 'model llm provider client generate generation completion chat gemini openai anthropic claude gpt',
+  model: 'model llm provider client generate generation completion chat',
   stream: 'stream streaming chunk delta sse event',
   parse: 'parse parser response output content part json extract candidate',
   tool: 'tool function call invoke invocation dispatch registry register declaration',
   prompt: 'prompt system instruction message context history memory template',
   session: 'session conversation transcript checkpoint resume restore save persist persistence store record snapshot',
-  log: 'log logger logging debug trace tracing telemetry metric metrics span observe monitor otel opentelemetry',
+  log: 'log logger logging debug trace tracing telemetry metric metrics span observe monitor',
   config: 'config configuration setting settings option env environment flag preference default load',
-  ui: 'ui render display print terminal ink react component view color theme keypress',
+  ui: 'ui render display print terminal component view color theme keypress',
   loop: 'loop turn step iteration next',
   cancel: 'cancel abort interrupt signal stop timeout kill',
-  sandbox: 'sandbox container docker seatbelt isolate isolation jail',
+  sandbox: 'sandbox container isolate isolation',
   auth: 'auth oauth login account authenticate authentication',
   middleware: 'middleware layer layers hook hooks interceptor plugin addon wrapper wrap',
   profile: 'profile preset variant flavor',
-  todo: 'todo todos checklist plan planning tasklist',
+  todo: 'todo todos checklist plan planning',
   instruction: 'instruction instructions guidance directive rule rules system',
   transcript: 'transcript conversation history messages thread',
-  approvalmode: 'yolo autoedit auto edit mode',
+  approvalmode: 'yolo auto edit mode',
   skill: 'skill skills capability capabilities',
   memory: 'memory memories remember recall knowledge notes',
   command: 'command slash shortcut keybinding',
-  editor: 'editor ide vscode diff',
+  editor: 'editor ide diff',
   cost: 'cost usage billing quota tokens price',
-  repetition: 'loops repeat repetition repeated stuck cycle oscillation',
+  repetition: 'loops repeat repetition repeated stuck cycle',
   ignore: 'ignore gitignore exclude excluded filter',
   output: 'output result results response answer final',
   truncate: 'truncate truncation shorten cap clip limit',
@@ -53,7 +53,7 @@ const GROUPS: Record<string, string> = {
 };
 
 const conceptsByTerm = new Map<string, string[]>();
-for (const [concept, words] of Object.entries(GROUPS)) {
+for (const [concept, words] of Object.entries(THESAURUS)) {
   for (const word of words.split(' ')) {
     const term = stem(word);
     const concepts = conceptsByTerm.get(term) ?? [];
@@ -70,7 +70,7 @@ export function conceptsOf(term: string): readonly string[] {
 /** A term and every synonym the thesaurus gives it, the term itself first. */
 export function expandTerm(term: string): string[] {
   const expanded = new Set([term]);
-  for (const concept of conceptsOf(term)) for (const word of GROUPS[concept]!.split(' ')) expanded.add(stem(word));
+  for (const concept of conceptsOf(term)) for (const word of THESAURUS[concept]!.split(' ')) expanded.add(stem(word));
   return [...expanded];
 }
 

@@ -40,10 +40,11 @@ function splitUncached(text: string): string[] {
   return words;
 }
 
-const STOP_WORDS = new Set(
+/** Words that say nothing of what code does: English function words and keywords common to the languages analyzed. */
+export const STOP_WORDS: ReadonlySet<string> = new Set(
   ('a an and are as at be been but by can could did do does done each else for from had has have how if in into is it its ' +
     'itself just may might more most must no not of on or our out over should so some such than that the their them then ' +
-    'there these they this those to too up upon us was we were what when where which while who whom why will with would ' +
+    'there these they this those to too up upon us was we were what when where which while who why will with would ' +
     'you your get set new any all every both one two via per let const var function return true false null undefined void ' +
     'async await type string number boolean object export import default class interface extends implements this self').split(' '),
 );
