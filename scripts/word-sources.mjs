@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-// Where each word of the project's word lists (src/route/word-lists.ts) is found: in the code of
+// Where each word of the project's word lists (src/api/word-lists.ts) is found: in the code of
 // which harnesses. A word list must describe harnesses, not the ones it was measured on, so each
-// word must be found in at least three (test/route/word-lists.test.ts holds the lists to that,
+// word must be found in at least three (test/text/word-lists.test.ts holds the lists to that,
 // against the file this script writes). A word counts as found in a harness when one of its
 // source files (TypeScript, JavaScript, Python, Go, Rust: identifiers split, comments, strings)
 // holds it or a word of the same stem; a folder name, when the repository has a folder of that
-// name or of the same stem (`example`, `examples`).
+// name or of the same stem (`example`, `examples`); a file name, likewise for a file's name
+// without its extension.
 // Usage: npm run word-sources [-- --check]   (reads checkouts in $BENCH_REPOS, default /tmp/repos,
 // each as ../shared/bench/extract.py writes a commit;
 // --check compares with bench/vocabulary/word-sources.json instead of writing it)
@@ -16,11 +17,11 @@ import { root } from './bench-sets.mjs';
 const reposDirectory = process.env.BENCH_REPOS ?? '/tmp/repos';
 const out = path.join(root, 'bench', 'vocabulary', 'word-sources.json');
 const dist = path.join(root, 'dist');
-if (!existsSync(path.join(dist, 'route', 'word-lists.js'))) {
-  console.error('no dist/route/word-lists.js: run `npm run build` first');
+if (!existsSync(path.join(dist, 'api', 'word-lists.js'))) {
+  console.error('no dist/api/word-lists.js: run `npm run build` first');
   process.exit(2);
 }
-const { WORD_LISTS } = await import(path.join(dist, 'route', 'word-lists.js'));
+const { WORD_LISTS } = await import(path.join(dist, 'api', 'word-lists.js'));
 const { stem } = await import(path.join(dist, 'text', 'identifier-words.js'));
 
 /** Harnesses without a request set, read at these commits. */
@@ -57,19 +58,19 @@ function* filesOf(directory, relative = '') {
   }
 }
 
-/** Lowercase words of a text, identifiers split (`maxRetryCount` → max, retry, count); one-letter words too, unlike splitWords. */
+/** Lowercase words of a text, identifiers split (`maxRetryCount` → max, retry, count); one-letter words and digits too (`e2e`), unlike splitWords. */
 function wordsOf(text) {
   return text
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
     .toLowerCase()
-    .split(/[^a-z]+/)
+    .split(/[^a-z0-9]+/)
     .filter(Boolean);
 }
 
-const found = { words: new Map(), folders: new Map() };
-const wanted = { words: new Set(), folders: new Set() };
-for (const list of WORD_LISTS) for (const word of list.words) wanted[list.kind === 'folder' ? 'folders' : 'words'].add(word);
+const found = { words: new Map(), folders: new Map(), files: new Map() };
+const wanted = { words: new Set(), folders: new Set(), files: new Set() };
+for (const list of WORD_LISTS) for (const word of list.words) wanted[{ word: 'words', folder: 'folders', file: 'files' }[list.kind]].add(word);
 const stemOfWanted = new Map([...wanted.words].map((word) => [word, stem(word)]));
 
 const read = [];
@@ -81,9 +82,11 @@ for (const harness of harnesses()) {
   }
   const words = new Set();
   const folders = new Set();
+  const fileNames = new Set();
   let files = 0;
   for (const file of filesOf(checkout)) {
     for (const folder of file.split('/').slice(0, -1)) folders.add(folder);
+    fileNames.add(file.slice(file.lastIndexOf('/') + 1).replace(/\.[^.]*$/, ''));
     if (!SOURCE.test(file)) continue;
     files += 1;
     for (const word of wordsOf(readFileSync(path.join(checkout, file), 'utf8'))) words.add(word);
@@ -92,16 +95,19 @@ for (const harness of harnesses()) {
   for (const word of wanted.words) if (words.has(word) || stems.has(stemOfWanted.get(word))) found.words.set(word, [...(found.words.get(word) ?? []), harness.name]);
   const folderStems = new Set([...folders].map((folder) => stem(folder.toLowerCase())));
   for (const folder of wanted.folders) if (folderStems.has(stem(folder))) found.folders.set(folder, [...(found.folders.get(folder) ?? []), harness.name]);
+  const fileStems = new Set([...fileNames].map((name) => stem(name.toLowerCase())));
+  for (const name of wanted.files) if (fileStems.has(stem(name))) found.files.set(name, [...(found.files.get(name) ?? []), harness.name]);
   read.push(harness);
   console.log(`${harness.name}: ${files} source files, ${words.size} distinct words`);
 }
 
 const sorted = (map, keys) => Object.fromEntries([...keys].sort().map((key) => [key, map.get(key) ?? []]));
 const result = {
-  note: 'Which harnesses each word of the word lists (src/route/word-lists.ts) is found in. Rebuilt by `npm run word-sources` from checkouts of these harnesses at these commits.',
+  note: 'Which harnesses each word of the word lists (src/api/word-lists.ts) is found in. Rebuilt by `npm run word-sources` from checkouts of these harnesses at these commits.',
   harnesses: read,
   words: sorted(found.words, wanted.words),
   folders: sorted(found.folders, wanted.folders),
+  files: sorted(found.files, wanted.files),
 };
 const text = `${JSON.stringify(result, null, 1)}\n`;
 if (process.argv.includes('--check')) {
@@ -111,5 +117,5 @@ if (process.argv.includes('--check')) {
 }
 mkdirSync(path.dirname(out), { recursive: true });
 writeFileSync(out, text);
-const few = [...wanted.words].filter((word) => (found.words.get(word) ?? []).length < 3).concat([...wanted.folders].filter((folder) => (found.folders.get(folder) ?? []).length < 3));
+const few = Object.keys(wanted).flatMap((kind) => [...wanted[kind]].filter((word) => (found[kind].get(word) ?? []).length < 3).map((word) => (kind === 'words' ? word : `${word} (${kind.slice(0, -1)})`)));
 console.log(`wrote ${path.relative(root, out)}: ${read.length} harnesses; in fewer than three: ${few.length === 0 ? 'none' : few.sort().join(', ')}`);

@@ -1,7 +1,9 @@
 import type { EdgeKind } from '../graph/model.js';
 import type { ProgramGraph } from '../graph/program-graph.js';
 
-const ENTRY_FILE = /(^|\/)(index|main|cli|app|bin|server|gemini|agent)\.[cm]?[jt]sx?$/;
+/** Base names of the files a JavaScript or TypeScript program starts from. */
+export const ENTRY_FILE_NAMES: readonly string[] = ['index', 'main', 'cli', 'app', 'server', 'agent'];
+const ENTRY_FILE = new RegExp(`(^|/)(${ENTRY_FILE_NAMES.join('|')})\\.[cm]?[jt]sx?$`);
 const WALKED: readonly EdgeKind[] = ['calls', 'references', 'instantiates'];
 
 /**

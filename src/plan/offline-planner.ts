@@ -218,7 +218,10 @@ function isTestFile(graph: ProgramGraph, file: string): boolean {
 }
 
 /** Tests that need more than the code (a model, a service, a browser): a check runs them only when no other test reaches the targets. */
-const HEAVY_TEST = /(^|\/)(evals?|benchmarks?|bench|e2e|integration-tests?|perf-tests|memory-tests)\/|\.(int|integration|e2e|evals?)\.(test|spec)\.[cm]?[jt]sx?$/;
+export const HEAVY_TEST_FOLDERS: readonly string[] = ['eval', 'evals', 'benchmark', 'benchmarks'];
+/** What a test file's name says before `.test.ts`: `agent.e2e.test.ts`. */
+export const HEAVY_TEST_KINDS: readonly string[] = ['int', 'integration', 'e2e', 'eval', 'evals'];
+const HEAVY_TEST = new RegExp(`(^|/)(${HEAVY_TEST_FOLDERS.join('|')})/|\\.(${HEAVY_TEST_KINDS.join('|')})\\.(test|spec)\\.[cm]?[jt]sx?$`);
 
 /**
  * The tests nearest the targets' files through imports, run the way the repository runs its

@@ -16,9 +16,11 @@ const REQUEST_TERMS = new Set(REQUEST_WORDS.map(stem));
  * system, so no place in particular. "An agent it spawns", "subagents" and "multi-agent" name
  * parts of it and stay; so would "the agent loop", which loses "agent" here and keeps "loop".
  */
-const THE_SYSTEM = /\bthe (agent|harness)('s)?\b(?!-)/gi;
+export const SYSTEM_NAMES: readonly string[] = ['agent', 'harness'];
+const THE_SYSTEM = new RegExp(`\\bthe (${SYSTEM_NAMES.join('|')})('s)?\\b(?!-)`, 'gi');
 
-const CROSS_CUTTING = /\b(every|all|each|both|everywhere|wherever|whichever|any|across)\b/i;
+export const CROSS_CUTTING_WORDS: readonly string[] = ['every', 'all', 'each', 'both', 'everywhere', 'wherever', 'whichever', 'any', 'across'];
+const CROSS_CUTTING = new RegExp(`\\b(${CROSS_CUTTING_WORDS.join('|')})\\b`, 'i');
 
 export interface ParsedRequest {
   text: string;

@@ -58,7 +58,8 @@ export const ROUTED_EDGE_KINDS: readonly EdgeKind[] = ['calls', 'references', 'r
 const KIND_WEIGHT: Record<string, number> = { function: 1, method: 1, property: 1, constructor: 0.9, accessor: 0.9, class: 0.9, variable: 0.85, enum: 0.8, interface: 0.8, type: 0.8 };
 
 /** Folders whose code accompanies a harness rather than implementing it. */
-const PERIPHERAL = /(^|\/)(examples?|samples?|demos?|evals?|benchmarks?|bench|scripts|docs?|e2e|integration-tests?|fixtures|test-utils|testing|perf-tests|memory-tests|internal)\//;
+export const PERIPHERAL_FOLDERS: readonly string[] = ['example', 'examples', 'eval', 'evals', 'benchmark', 'benchmarks', 'scripts', 'docs', 'fixtures', 'testing', 'internal'];
+const PERIPHERAL = new RegExp(`(^|/)(${PERIPHERAL_FOLDERS.join('|')})/`);
 
 /** How a request was routed, for `ask --explain`: the words searched, the stages picked, the seeds expanded. */
 export interface RouteTrace {
