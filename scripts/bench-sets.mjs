@@ -24,7 +24,7 @@ export function builtCli() {
 }
 
 /** Every set: the two shared dev sets, then the project's own in bench/ (written before any tuning on them), each with its file. */
-function allSets() {
+export function allSets() {
   const own = existsSync(path.join(root, 'bench')) ? readdirSync(path.join(root, 'bench')).filter((name) => name.endsWith('.json')).sort() : [];
   return [
     ...['gemini-cli', 'deepagentsjs'].map((name) => ({ name, file: path.join(bench, `${name}.json`) })),

@@ -12,7 +12,7 @@
 // --check compares with bench/vocabulary/word-sources.json instead of writing it)
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { root } from './bench-sets.mjs';
+import { allSets, root } from './bench-sets.mjs';
 
 const reposDirectory = process.env.BENCH_REPOS ?? '/tmp/repos';
 const out = path.join(root, 'bench', 'vocabulary', 'word-sources.json');
@@ -34,13 +34,9 @@ const OTHER_HARNESSES = [
 
 /** The harnesses read: every request set's repository at its pinned commit, and the others above. */
 function harnesses() {
-  const setFiles = [
-    ...['gemini-cli', 'deepagentsjs'].map((name) => path.join(root, '..', 'shared', 'bench', `${name}.json`)),
-    ...readdirSync(path.join(root, 'bench')).filter((name) => name.endsWith('.json')).map((name) => path.join(root, 'bench', name)),
-  ];
-  const listed = setFiles.filter(existsSync).map((file) => {
+  const listed = allSets().filter(({ file }) => existsSync(file)).map(({ name, file }) => {
     const set = JSON.parse(readFileSync(file, 'utf8'));
-    return { name: path.basename(file, '.json'), repo: set.repo, commit: set.commit };
+    return { name, repo: set.repo, commit: set.commit };
   });
   listed.push(...OTHER_HARNESSES);
   return listed.sort((a, b) => (a.name < b.name ? -1 : 1));
@@ -71,7 +67,6 @@ function wordsOf(text) {
 const found = { words: new Map(), folders: new Map(), files: new Map() };
 const wanted = { words: new Set(), folders: new Set(), files: new Set() };
 for (const list of WORD_LISTS) for (const word of list.words) wanted[{ word: 'words', folder: 'folders', file: 'files' }[list.kind]].add(word);
-const stemOfWanted = new Map([...wanted.words].map((word) => [word, stem(word)]));
 
 const read = [];
 for (const harness of harnesses()) {
@@ -91,12 +86,14 @@ for (const harness of harnesses()) {
     files += 1;
     for (const word of wordsOf(readFileSync(path.join(checkout, file), 'utf8'))) words.add(word);
   }
-  const stems = new Set([...words].map(stem));
-  for (const word of wanted.words) if (words.has(word) || stems.has(stemOfWanted.get(word))) found.words.set(word, [...(found.words.get(word) ?? []), harness.name]);
-  const folderStems = new Set([...folders].map((folder) => stem(folder.toLowerCase())));
-  for (const folder of wanted.folders) if (folderStems.has(stem(folder))) found.folders.set(folder, [...(found.folders.get(folder) ?? []), harness.name]);
-  const fileStems = new Set([...fileNames].map((name) => stem(name.toLowerCase())));
-  for (const name of wanted.files) if (fileStems.has(stem(name))) found.files.set(name, [...(found.files.get(name) ?? []), harness.name]);
+  // A name is found when the harness has it, or a name of the same stem (`example` for `examples`).
+  const note = (kind, names) => {
+    const stems = new Set([...names].map((name) => stem(name.toLowerCase())));
+    for (const name of wanted[kind]) if (names.has(name) || stems.has(stem(name))) found[kind].set(name, [...(found[kind].get(name) ?? []), harness.name]);
+  };
+  note('words', words);
+  note('folders', folders);
+  note('files', fileNames);
   read.push(harness);
   console.log(`${harness.name}: ${files} source files, ${words.size} distinct words`);
 }
